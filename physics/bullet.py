@@ -1,0 +1,430 @@
+"""The PyBullet adapter: rolls one die through a scene and reports plain data. The only module that
+imports pybullet.
+
+Each roll builds a fresh world (Bullet is deterministic on a freshly built world, and saved states do not
+survive sleeping: bullet3 issue #3993), so a roll's result depends on its scene and throw alone, bit for
+bit, in any process. Resting dice enter the world asleep and only once a moving die could reach them
+within the next path sample: a die far from the action costs nothing, and a die that could be touched is
+always there before it is touched. Steps run in chunks of one path sample; while two dice are near each
+other every step is checked for contacts, since Bullet reports only the last step's contacts.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import os
+from contextlib import contextmanager
+
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+
+@contextmanager
+def _quiet_stdout():
+    """Silence what Bullet's C code prints on import and connect ("pybullet build time", "argv[0]=")."""
+    import sys
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
+
+
+with _quiet_stdout():
+    import pybullet
+    from pybullet_utils import bullet_client
+
+from physics.board import Board, prism_mesh
+from physics.dice import (
+    FACE_AXES,
+    DieSpec,
+    Quaternion,
+    face_down,
+    face_up,
+    lowest_point_offset,
+    square_up,
+    tilt_deg,
+)
+from physics.errors import PhysicsError, PhysicsInputError
+from physics.result import Contact, DiePath, DieRest, OffBoard, RollResult, TipOver
+from physics.scene import PlacedDie, Scene
+from physics.settings import SimSettings
+from physics.throw import Style, Throw
+
+GRAVITY = 9.81
+TABLE_THICKNESS = 0.02
+MOVED_DISTANCE = 1e-4  # m: a die displaced less than this, ...
+MOVED_ANGLE = math.radians(0.5)  # ... and turned less than this, did not move
+BELOW_BOARD_TOLERANCE = 1e-3  # m
+
+
+def critical_tip_rate(spec: DieSpec, orientation: Quaternion, heading: float) -> float:
+    """Return the angular speed (rad/s) that just tips a resting die over its leading bottom edge.
+
+    Energy: 1/2 I_edge w^2 = m g (|r| - h), r from the pivot edge to the centre, h the centre's height.
+    """
+    r, axis = _pivot_arm(spec, orientation, heading)
+    inertia = _inertia_about(spec, orientation, axis) + spec.mass * float(np.dot(r, r) - np.dot(r, axis) ** 2)
+    rise = float(np.linalg.norm(r)) - float(r[2])
+    return math.sqrt(2 * spec.mass * GRAVITY * rise / inertia)
+
+
+def _pivot_arm(spec: DieSpec, orientation: Quaternion, heading: float) -> tuple[np.ndarray, np.ndarray]:
+    """Return (centre minus leading bottom edge, tipping axis) for a die tipped along heading."""
+    rot = Rotation.from_quat(orientation).as_matrix()
+    half = np.array(spec.half_extents)
+    ahead = np.array([math.cos(heading), math.sin(heading), 0.0])
+    forward = float(np.abs(ahead @ rot) @ half)
+    up = float(np.abs(rot[2, :]) @ half)
+    return np.array([0.0, 0.0, up]) - forward * ahead, np.cross([0.0, 0.0, 1.0], ahead)
+
+
+def _inertia_about(spec: DieSpec, orientation: Quaternion, axis: np.ndarray) -> float:
+    """Return the die's moment of inertia about an axis through its centre."""
+    x, y, z = spec.size
+    body = spec.mass / 12 * np.diag([y * y + z * z, x * x + z * z, x * x + y * y])
+    rot = Rotation.from_quat(orientation).as_matrix()
+    return float(axis @ rot @ body @ rot.T @ axis)
+
+
+def push_velocities(spec: DieSpec, orientation: Quaternion, heading: float,
+                    overdrive: float) -> tuple[np.ndarray, np.ndarray]:
+    """Return (linear, angular) velocity that tips a resting die forward about its leading bottom edge."""
+    r, axis = _pivot_arm(spec, orientation, heading)
+    w = overdrive * critical_tip_rate(spec, orientation, heading) * axis
+    return np.cross(w, r), w
+
+
+def push_orientation(orientation: Quaternion, heading: float) -> Quaternion:
+    """Return the die squared onto a face and turned about the vertical so a face looks along heading."""
+    flat = square_up(orientation)
+    normals = Rotation.from_quat(flat).apply(FACE_AXES)
+    horizontal = [i for i in range(6) if abs(normals[i, 2]) < 0.5]
+    ahead = np.array([math.cos(heading), math.sin(heading), 0.0])
+    best = max(horizontal, key=lambda i: float(normals[i] @ ahead))
+    yaw = heading - math.atan2(normals[best, 1], normals[best, 0])
+    q = (Rotation.from_euler("z", yaw) * Rotation.from_quat(flat)).as_quat()
+    return tuple(float(c) for c in q)  # type: ignore[return-value]
+
+
+class BulletRoller:
+    """Rolls dice with PyBullet in its own headless physics server."""
+
+    def __init__(self, settings: SimSettings | None = None) -> None:
+        self.settings = settings or SimSettings()
+        with _quiet_stdout():
+            self._p = bullet_client.BulletClient(connection_mode=pybullet.DIRECT)
+
+    def close(self) -> None:
+        """Disconnect from the physics server."""
+        if self._p is not None:
+            self._p.disconnect()
+            self._p = None
+
+    def __enter__(self) -> "BulletRoller":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def roll(self, scene: Scene, throw: Throw) -> RollResult:
+        """Simulate one throw in the scene until every die is still or the time cap is hit.
+
+        Raises:
+            PhysicsInputError: the thrown die is not in the scene, the origin is off the board, or a
+                resting die lies below the board surface.
+            PhysicsError: the simulation diverged.
+        """
+        thrown = scene.die(throw.die)
+        board = scene.board
+        if not board.contains(*throw.origin):
+            raise PhysicsInputError("throw origin", throw.origin,
+                                    f"a point on the board: x in [0, {board.width:g}], y in [0, {board.depth:g}] m")
+        for d in scene.dice:
+            if d is not thrown and board.contains(d.pose.position[0], d.pose.position[1]):
+                low = d.pose.position[2] - lowest_point_offset(d.spec, d.pose.orientation)
+                if low < -BELOW_BOARD_TOLERANCE:
+                    raise PhysicsInputError(f"pose of die {d.name!r}", d.pose.position,
+                                            "a die resting on or above the board surface (z = 0)")
+        return _Roll(self._p, self.settings, scene, thrown, throw).run()
+
+
+PENDING, IN_WORLD, FELL = 0, 1, 2
+
+
+class _Roll:
+    """One roll's world and its stepping loop. Die 0 is the thrown one; arrays are indexed by die."""
+
+    def __init__(self, p: bullet_client.BulletClient, settings: SimSettings, scene: Scene,
+                 thrown: PlacedDie, throw: Throw) -> None:
+        self.p, self.s, self.scene, self.throw = p, settings, scene, throw
+        self.board: Board = scene.board
+        self.dice = [thrown] + [d for d in scene.dice if d is not thrown]
+        n = len(self.dice)
+        # plain lists: these arrays hold a few dozen numbers and numpy's per-call cost would dominate
+        self.state = [PENDING] * n
+        self.pos = [d.pose.position for d in self.dice]
+        self.radius = [d.spec.bounding_radius for d in self.dice]
+        self.speed = [0.0] * n
+        self.spin = [0.0] * n
+        self.live: list[int] = []  # in the world, in insertion order
+        self.alive: list[int] = list(range(n))  # not fallen off the table
+        self.uid: dict[int, int] = {}  # die index -> body id
+        self.index: dict[int, int] = {}  # body id -> die index
+        self.times: dict[int, list[float]] = {}
+        self.poses: dict[int, list[tuple[tuple[float, float, float], Quaternion]]] = {}
+        self.near_pairs: list[tuple[int, int]] = []
+        self.open_contacts: dict[tuple[int, int], float] = {}
+        self.contacts: list[tuple[int, int, float, float]] = []
+        self.off_table: dict[int, tuple[float, float, float]] = {}
+        self.shapes: dict[tuple[float, float, float], int] = {}
+        self.step = 0
+        # bound once: BulletClient looks every call up by name
+        self._step = p.stepSimulation
+        self._pose = p.getBasePositionAndOrientation
+        self._velocity = p.getBaseVelocity
+        self._contact_points = p.getContactPoints
+        self._build_world()
+        self._launch()
+
+    # -- world -------------------------------------------------------------------------------------
+    def _build_world(self) -> None:
+        p, s, b, mat = self.p, self.s, self.board, self.scene.materials
+        p.resetSimulation()
+        p.setGravity(0, 0, -GRAVITY)
+        p.setPhysicsEngineParameter(fixedTimeStep=s.dt, numSubSteps=0, deterministicOverlappingPairs=1,
+                                    numSolverIterations=s.solver_iterations)
+        slab = p.createCollisionShape(p.GEOM_BOX, halfExtents=[b.width / 2, b.depth / 2, b.thickness / 2])
+        m = b.table_margin
+        table = p.createCollisionShape(p.GEOM_BOX, halfExtents=[b.width / 2 + m, b.depth / 2 + m,
+                                                                TABLE_THICKNESS / 2])
+        statics = [
+            p.createMultiBody(0, slab, basePosition=[b.width / 2, b.depth / 2, -b.thickness / 2],
+                              useMaximalCoordinates=True),
+            p.createMultiBody(0, table, basePosition=[b.width / 2, b.depth / 2,
+                                                      b.table_top - TABLE_THICKNESS / 2],
+                              useMaximalCoordinates=True),
+        ]
+        for prism in b.relief:
+            if prism.height > 0:
+                verts, tris = prism_mesh(prism)
+                shape = p.createCollisionShape(p.GEOM_MESH, vertices=verts.tolist(),
+                                               indices=tris.ravel().tolist(),
+                                               flags=p.GEOM_FORCE_CONCAVE_TRIMESH)
+                statics.append(p.createMultiBody(0, shape, useMaximalCoordinates=True))
+        for uid in statics:
+            p.changeDynamics(uid, -1, lateralFriction=mat.board_friction, restitution=mat.board_restitution)
+
+    def _add(self, i: int, position, orientation, *, asleep: bool) -> int:
+        p, mat, spec = self.p, self.scene.materials, self.dice[i].spec
+        if spec.size not in self.shapes:
+            self.shapes[spec.size] = p.createCollisionShape(p.GEOM_BOX, halfExtents=list(spec.half_extents))
+        uid = p.createMultiBody(spec.mass, self.shapes[spec.size], basePosition=list(position),
+                                baseOrientation=list(orientation), useMaximalCoordinates=True)
+        # a resting die sleeps until touched; its sleep threshold is so low that once woken it stays
+        # awake for the rest of the roll (settling is decided here, not by Bullet)
+        activation = p.ACTIVATION_STATE_ENABLE_SLEEPING | (p.ACTIVATION_STATE_SLEEP if asleep else 0)
+        p.changeDynamics(uid, -1, lateralFriction=mat.die_friction, restitution=mat.die_restitution,
+                         linearDamping=0.0, angularDamping=0.0, sleepThreshold=self.s.settle_speed,
+                         activationState=activation)
+        self.uid[i], self.index[uid] = uid, i
+        self.state[i] = IN_WORLD
+        self.live.append(i)
+        self.pos[i] = tuple(position)
+        self.times[i] = [self.step * self.s.dt]
+        self.poses[i] = [(tuple(position), tuple(orientation))]
+        return uid
+
+    def _launch(self) -> None:
+        t, die = self.throw, self.dice[0]
+        x, y = t.origin
+        ground = self.board.relief_height(x, y) if self.board.relief else 0.0
+        if t.style is Style.ROLL:
+            q = t.orientation or die.pose.orientation
+            z = ground + t.release_height + lowest_point_offset(die.spec, q)
+            v = np.array([t.speed * math.cos(t.heading), t.speed * math.sin(t.heading), 0.0])
+            w = np.array(t.spin)
+        else:
+            q = push_orientation(t.orientation or die.pose.orientation, t.heading)
+            z = ground + die.spec.size[face_down(q) // 2] / 2
+            v, w = push_velocities(die.spec, q, t.heading, self.s.push_overdrive)
+        uid = self._add(0, (x, y, z), q, asleep=False)
+        self.p.resetBaseVelocity(uid, v.tolist(), w.tolist())
+        self.speed[0], self.spin[0] = float(np.linalg.norm(v)), float(np.linalg.norm(w))
+        self.pushes_left = max(0, t.style.pushes - 1)
+
+    def _push_again(self) -> None:
+        _, q = self._pose(self.uid[0])
+        v, w = push_velocities(self.dice[0].spec, q, self.throw.heading, self.s.push_overdrive)
+        self.p.resetBaseVelocity(self.uid[0], v.tolist(), w.tolist())
+        self.pushes_left -= 1
+
+    # -- reach: which resting dice a moving die could touch before the next sample --------------------
+    def _reach(self) -> None:
+        """Insert every resting die a moving die could reach this chunk and list the pairs to watch.
+
+        Speed plus spin times bounding radius bounds how fast any point of a die moves, and a collision
+        cannot make the struck die faster, so a die further than twice that distance (plus the margin)
+        cannot be touched before the next sample. Chains of dice are followed. Each watched pair is
+        checked for contact from the first step at which the two could close their gap.
+        """
+        self.near_pairs = []
+        state, speed, spin, radius, pos = self.state, self.speed, self.spin, self.radius, self.pos
+        moving = [i for i in self.live if speed[i] > 0 or spin[i] > 0]
+        if not moving:
+            return
+        chunk = self.s.steps_per_sample * self.s.dt
+        vmax = max(speed[i] + spin[i] * radius[i] for i in moving) + GRAVITY * chunk
+        margin = self.s.reach_margin
+        reach = 2 * vmax * chunk + margin
+        closing_per_step = 2 * vmax * self.s.dt
+        reached = set(moving)
+        frontier = list(moving)
+        done: set[int] = set()
+        dist = math.dist
+        while frontier:
+            a = frontier.pop()
+            done.add(a)
+            pa, ra = pos[a], radius[a] + reach
+            for b in [b for b in self.alive if dist(pa, pos[b]) - radius[b] <= ra and b != a and b not in done]:
+                gap = dist(pa, pos[b]) - radius[a] - radius[b]
+                self.near_pairs.append((a, b, max(0, int((gap - margin) / closing_per_step))))
+                if b not in reached:
+                    reached.add(b)
+                    frontier.append(b)
+                    if state[b] == PENDING:
+                        die = self.dice[b]
+                        self._add(b, die.pose.position, die.pose.orientation, asleep=True)
+
+    # -- stepping ----------------------------------------------------------------------------------
+    def _contacts_now(self, k: int) -> set[tuple[int, int]]:
+        """Return the watched pairs touching after step k of this chunk."""
+        touching, limit = set(), self.s.contact_distance
+        for a, b, first in self.near_pairs:
+            if k < first:
+                continue
+            for c in self._contact_points(self.uid[a], self.uid[b]):
+                if c[8] <= limit:
+                    touching.add((min(a, b), max(a, b)))
+                    break
+        return touching
+
+    def _track_contacts(self, touching: set[tuple[int, int]], t: float) -> None:
+        for pair in touching - self.open_contacts.keys():
+            self.open_contacts[pair] = t
+        for pair in list(self.open_contacts.keys() - touching):
+            self.contacts.append((*pair, self.open_contacts.pop(pair), t))
+
+    def _sample(self) -> bool:
+        """Record the pose and speed of every die in the world; return True if every die is still."""
+        s, still, t = self.s, True, self.step * self.s.dt
+        for i in list(self.live):
+            uid = self.uid[i]
+            v, w = self._velocity(uid)
+            was_still = self.speed[i] == 0.0 and self.spin[i] == 0.0
+            if was_still and not any(v) and not any(w):
+                continue  # asleep: its pose has not changed
+            pos, orn = self._pose(uid)
+            if not math.isfinite(sum(pos) + sum(orn) + sum(v) + sum(w)):
+                raise PhysicsError(f"die {self.dice[i].name!r} diverged at t={t:.4f} s")
+            if was_still and self.times[i][-1] < t - self.s.steps_per_sample * self.s.dt:
+                # it lay still since its last sample: mark its rest just before it woke
+                self.times[i].append(t - self.s.steps_per_sample * self.s.dt)
+                self.poses[i].append(self.poses[i][-1])
+            self.times[i].append(t)
+            self.poses[i].append((pos, orn))
+            self.pos[i] = pos
+            self.speed[i], self.spin[i] = math.hypot(*v), math.hypot(*w)
+            if pos[2] < self.board.table_top - 2 * self.radius[i]:
+                self.state[i] = FELL
+                self.live.remove(i)
+                self.alive.remove(i)
+                self.off_table[i] = pos
+                self.p.removeBody(uid)
+            elif self.speed[i] >= s.settle_speed or self.spin[i] >= s.settle_spin:
+                still = False
+        return still
+
+    def run(self) -> RollResult:
+        s = self.s
+        max_steps = math.ceil(s.max_time * s.rate_hz)
+        quiet, cap_hit = 0, False
+        while True:
+            self._reach()
+            for k in range(s.steps_per_sample):
+                self._step()
+                self.step += 1
+                if self.near_pairs:
+                    self._track_contacts(self._contacts_now(k), self.step * s.dt)
+            if not self.near_pairs and self.open_contacts:
+                self._track_contacts(set(), self.step * s.dt)
+            quiet = quiet + 1 if self._sample() else 0
+            if quiet >= s.settle_samples:
+                if not self.pushes_left:
+                    break
+                self._push_again()
+                quiet = 0
+            elif self.step >= max_steps:
+                cap_hit = True
+                break
+        self._track_contacts(set(), self.step * s.dt)
+        return self._result(cap_hit)
+
+    # -- result ------------------------------------------------------------------------------------
+    def _moved(self, i: int) -> bool:
+        if i == 0 or self.state[i] == FELL:
+            return True
+        start = self.dice[i].pose
+        pos, orn = self.poses[i][-1]
+        if math.dist(start.position, pos) > MOVED_DISTANCE:
+            return True
+        # the angle between two unit quaternions: 2 acos |<q1, q2>|
+        dot = abs(sum(a * b for a, b in zip(orn, start.orientation)))
+        return 2 * math.acos(min(1.0, dot)) > MOVED_ANGLE
+
+    def _rest(self, i: int) -> DieRest:
+        pos, q = self.poses[i][-1]
+        face, tilt = face_up(q), tilt_deg(q)
+        spec = self.dice[i].spec
+        if self.state[i] != FELL and self.board.contains(pos[0], pos[1]):
+            floor = self.board.relief_height(pos[0], pos[1]) if self.board.relief else 0.0
+            if pos[2] - lowest_point_offset(spec, q) < floor - BELOW_BOARD_TOLERANCE:
+                raise PhysicsError(f"die {self.dice[i].name!r} ended below the board surface at z={pos[2]:.5f} m")
+        fell = self.state[i] == FELL  # caught in mid-fall: its tilt says nothing
+        return DieRest(self.dice[i].name, tuple(pos), tuple(q), face, spec.faces[face], tilt,
+                       not fell and tilt > self.s.cocked_deg)
+
+    def _result(self, cap_hit: bool) -> RollResult:
+        moved = [i for i in sorted(self.uid) if self._moved(i)]
+        rests = {i: self._rest(i) for i in moved}
+        names = [d.name for d in self.dice]
+        tipovers = []
+        for i in moved[1:]:
+            before = face_up(self.dice[i].pose.orientation)
+            if before != rests[i].face_index:
+                faces = self.dice[i].spec.faces
+                tipovers.append(TipOver(names[i], before, rests[i].face_index, faces[before], rests[i].face_value))
+        off = tuple(
+            OffBoard(names[i], tuple(self.off_table.get(i, rests[i].position)), self.state[i] == FELL)
+            for i in moved if self.state[i] == FELL or not self.board.contains(*rests[i].position[:2])
+        )
+        paths = tuple(
+            DiePath(names[i], tuple(self.times[i]), tuple(p for p, _ in self.poses[i]),
+                    tuple(q for _, q in self.poses[i]))
+            for i in moved
+        )
+        contacts = tuple(Contact(names[a], names[b], start, end)
+                         for a, b, start, end in sorted(self.contacts, key=lambda c: (c[2], c[0], c[1])))
+        return RollResult(
+            thrown=rests[0], moved=tuple(rests[i] for i in moved), paths=paths, contacts=contacts,
+            tipovers=tuple(tipovers), off_board=off, settle_time=self.step * self.s.dt, steps=self.step,
+            cap_hit=cap_hit,
+        )

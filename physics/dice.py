@@ -1,0 +1,115 @@
+"""Box dice: their size, mass and six face values, and which face is up in a given orientation.
+
+Faces are listed in opposite pairs along the die's own axes, in the order +x, -x, +y, -y, +z, -z.
+Everything here is pure geometry: no physics engine.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+from physics.errors import PhysicsInputError, check_finite, check_vector
+
+FACE_AXES = np.array(
+    [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]], dtype=float
+)
+FACE_NAMES = ("+x", "-x", "+y", "-y", "+z", "-z")
+STANDARD_FACES = (1, 6, 2, 5, 3, 4)  # a common die: opposite faces sum to 7
+
+Quaternion = tuple[float, float, float, float]  # x, y, z, w (PyBullet's order)
+IDENTITY: Quaternion = (0.0, 0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class DieSpec:
+    """A box die: face values (+x, -x, +y, -y, +z, -z), edge lengths in metres, mass in kg."""
+
+    faces: tuple[int, ...] = STANDARD_FACES
+    size: tuple[float, float, float] = (0.016, 0.016, 0.016)
+    mass: float = 0.004
+
+    def __post_init__(self) -> None:
+        faces = tuple(self.faces)
+        if len(faces) != 6 or any(
+            isinstance(f, bool) or not isinstance(f, (int, np.integer)) or f < 0 for f in faces
+        ):
+            raise PhysicsInputError("faces", self.faces, "six non-negative integers (+x,-x,+y,-y,+z,-z)")
+        object.__setattr__(self, "faces", tuple(int(f) for f in faces))
+        object.__setattr__(self, "size", check_vector("die size", self.size, 3, 0.002, 0.2, unit=" m"))
+        object.__setattr__(self, "mass", check_finite("die mass", self.mass, 1e-5, 10.0, unit=" kg"))
+
+    @property
+    def pips(self) -> int:
+        """Return the total number of pips (the ship's displacement in Somaliland)."""
+        return sum(self.faces)
+
+    @property
+    def half_extents(self) -> tuple[float, float, float]:
+        """Return half the edge lengths."""
+        return tuple(s / 2 for s in self.size)  # type: ignore[return-value]
+
+    @property
+    def bounding_radius(self) -> float:
+        """Return the radius of the sphere around the centre that holds the whole die."""
+        return math.dist((0, 0, 0), self.half_extents)
+
+
+def rotation_matrix(orientation: Quaternion) -> np.ndarray:
+    """Return the 3x3 rotation matrix of a unit quaternion (x, y, z, w); columns are the die's axes."""
+    x, y, z, w = orientation
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+    ])
+
+
+def world_face_normals(orientation: Quaternion) -> np.ndarray:
+    """Return the six outward face normals in world coordinates (rows in face order)."""
+    return FACE_AXES @ rotation_matrix(orientation).T
+
+
+def face_up(orientation: Quaternion) -> int:
+    """Return the index (0..5) of the face whose normal points most nearly straight up."""
+    return int(np.argmax(world_face_normals(orientation)[:, 2]))
+
+
+def face_down(orientation: Quaternion) -> int:
+    """Return the index of the face whose normal points most nearly straight down."""
+    return int(np.argmin(world_face_normals(orientation)[:, 2]))
+
+
+def tilt_deg(orientation: Quaternion) -> float:
+    """Return the angle in degrees between the up face's normal and the vertical."""
+    z = float(np.max(world_face_normals(orientation)[:, 2]))
+    return math.degrees(math.acos(min(1.0, max(-1.0, z))))
+
+
+def opposite(face: int) -> int:
+    """Return the index of the face opposite the given one."""
+    return face ^ 1
+
+
+def lowest_point_offset(spec: DieSpec, orientation: Quaternion) -> float:
+    """Return how far the die's lowest corner lies below its centre."""
+    return float(np.abs(rotation_matrix(orientation)[2, :]) @ np.array(spec.half_extents))
+
+
+def resting_orientation(face_up_index: int, yaw: float = 0.0) -> Quaternion:
+    """Return an orientation with the given face exactly up, turned by yaw (rad) about the vertical."""
+    axis = FACE_AXES[face_up_index]
+    align, _ = Rotation.align_vectors([[0, 0, 1]], [axis])
+    q = (Rotation.from_euler("z", yaw) * align).as_quat()
+    return tuple(float(c) for c in q)  # type: ignore[return-value]
+
+
+def square_up(orientation: Quaternion) -> Quaternion:
+    """Return the nearest orientation that rests flat on a face (the smallest rotation that does it)."""
+    rot = Rotation.from_quat(orientation)
+    down = rot.apply(FACE_AXES[face_down(orientation)])
+    fix, _ = Rotation.align_vectors([[0, 0, -1]], [down])
+    return tuple(float(c) for c in (fix * rot).as_quat())  # type: ignore[return-value]

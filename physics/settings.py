@@ -1,0 +1,56 @@
+"""Simulation settings: step rate, path sampling, settle detection, time cap, tolerances."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from physics.errors import PhysicsInputError, check_finite
+
+
+@dataclass(frozen=True, slots=True)
+class SimSettings:
+    """How a roll is simulated.
+
+    The defaults are the settings games use; every validation test passes at them. At 960 Hz a die
+    released from 3 cm sinks under 1 mm into the board on impact (240 Hz: 3 mm).
+    """
+
+    rate_hz: int = 960  # physics steps per simulated second
+    sample_hz: int = 60  # path samples per second; settle checks happen at this rate
+    settle_speed: float = 2e-3  # m/s: a die slower than this ...
+    settle_spin: float = 5e-2  # rad/s: ... and turning slower than this is still
+    settle_samples: int = 4  # ... for this many consecutive samples
+    max_time: float = 15.0  # s: the cap; a roll still moving then is reported with cap_hit
+    cocked_deg: float = 5.0  # a die whose up face tilts more than this rests cocked
+    contact_distance: float = 1e-4  # m: dice nearer than this touch
+    reach_margin: float = 0.005  # m: extra room when deciding which resting dice a move can reach
+    push_overdrive: float = 2.0  # a push spins the die this many times the critical tipping rate
+    solver_iterations: int = 50
+
+    def __post_init__(self) -> None:
+        for name in ("rate_hz", "sample_hz", "settle_samples", "solver_iterations"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+                raise PhysicsInputError(name, v, "a positive integer")
+        if self.rate_hz % self.sample_hz:
+            raise PhysicsInputError("sample_hz", self.sample_hz, f"a divisor of rate_hz={self.rate_hz}")
+        if self.sample_hz < 60:
+            raise PhysicsInputError("sample_hz", self.sample_hz, "at least 60 (replays need 60 Hz paths)")
+        check_finite("rate_hz", self.rate_hz, 60, 20000)
+        check_finite("settle_speed", self.settle_speed, 1e-6, 1.0, unit=" m/s")
+        check_finite("settle_spin", self.settle_spin, 1e-6, 10.0, unit=" rad/s")
+        check_finite("max_time", self.max_time, 0.1, 600.0, unit=" s")
+        check_finite("cocked_deg", self.cocked_deg, 0.0, 45.0, unit=" deg")
+        check_finite("contact_distance", self.contact_distance, 0.0, 0.01, unit=" m")
+        check_finite("reach_margin", self.reach_margin, 0.0, 1.0, unit=" m")
+        check_finite("push_overdrive", self.push_overdrive, 1.0, 3.9)
+
+    @property
+    def dt(self) -> float:
+        """Return the physics step in seconds."""
+        return 1.0 / self.rate_hz
+
+    @property
+    def steps_per_sample(self) -> int:
+        """Return the physics steps between two path samples."""
+        return self.rate_hz // self.sample_hz

@@ -1,0 +1,90 @@
+"""Benchmarks: the mid-game roll scene, measured beside the naive reference script in the same run."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from physics import Board, DieSpec, PlacedDie, Pose, Roller, Scene, Throw
+from physics.dice import lowest_point_offset
+
+RESTING = 24
+# the naive script's throw: centre released 3 cm up, which we express as the lowest point's height
+NAIVE_RELEASE_CENTRE = 0.03
+NAIVE_SCRIPT = Path(__file__).resolve().parents[2] / "shared" / "bench" / "naive_roll.py"
+
+
+@dataclass(frozen=True, slots=True)
+class RollRate:
+    """Throughput of a series of throws."""
+
+    throws: int
+    seconds: float
+    steps: int
+
+    @property
+    def throws_per_s(self) -> float:
+        """Return settled throws per second."""
+        return self.throws / self.seconds
+
+    @property
+    def steps_per_throw(self) -> float:
+        """Return physics steps per throw."""
+        return self.steps / self.throws
+
+
+def midgame_scene(board: Board, spec: DieSpec, *, resting: int = RESTING, seed: int = 1) -> Scene:
+    """Return the naive script's scene: `resting` dice spread over the board, plus the die to throw."""
+    rng = np.random.default_rng(seed)
+    dice = []
+    for k in range(resting):
+        x, y = 0.06 + 0.63 * rng.random(), 0.06 + 0.78 * rng.random()
+        dice.append(PlacedDie(f"rest{k:02d}", spec, Pose.resting(spec, x * board.width / 0.75,
+                                                                  y * board.depth / 0.90)))
+    dice.append(PlacedDie("thrown", spec, Pose.resting(spec, board.width / 2, board.depth / 2)))
+    return Scene(board=board, dice=tuple(dice))
+
+
+def midgame_throws(spec: DieSpec, n: int, seed: int = 2) -> list[Throw]:
+    """Return n throws drawn from the naive script's throw distribution."""
+    rng = np.random.default_rng(seed)
+    throws = []
+    for _ in range(n):
+        x, y = 0.2 + 0.35 * rng.random(), 0.1 + 0.3 * rng.random()
+        q = _euler_quaternion(rng.uniform(0, 6.28, 3))
+        heading, speed = rng.uniform(0, 2 * math.pi), rng.uniform(0.5, 1.5)
+        spin = tuple(float(w) for w in rng.uniform(-30, 30, 3))
+        release = NAIVE_RELEASE_CENTRE - lowest_point_offset(spec, q)
+        throws.append(Throw("thrown", (x, y), float(heading), float(speed), spin, release, q))
+    return throws
+
+
+def _euler_quaternion(angles: np.ndarray) -> tuple[float, float, float, float]:
+    from scipy.spatial.transform import Rotation
+
+    return tuple(float(c) for c in Rotation.from_euler("xyz", angles).as_quat())  # type: ignore[return-value]
+
+
+def measure(roller: Roller, scene: Scene, throws: list[Throw]) -> RollRate:
+    """Roll every throw in the scene and time it."""
+    steps = 0
+    t0 = time.perf_counter()
+    for throw in throws:
+        steps += roller.roll(scene, throw).steps
+    return RollRate(len(throws), time.perf_counter() - t0, steps)
+
+
+def run_naive(throws: int, script: Path = NAIVE_SCRIPT) -> dict | None:
+    """Run the naive reference script in a child process; return its JSON line, or None if absent."""
+    if not script.exists():
+        return None
+    out = subprocess.run([sys.executable, str(script), str(throws)], capture_output=True, text=True,
+                         check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])

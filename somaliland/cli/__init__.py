@@ -1,0 +1,1 @@
+"""The `somaliland` command line."""

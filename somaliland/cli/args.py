@@ -1,0 +1,64 @@
+"""Argument types shared by the commands: they turn strings into checked values or explain why not."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from somaliland.units import MM
+
+
+def int_list(n: int, what: str):
+    """Return an argparse type reading n comma-separated non-negative integers."""
+
+    def parse(text: str) -> tuple[int, ...]:
+        parts = [p.strip() for p in text.split(",")]
+        if len(parts) != n:
+            raise argparse.ArgumentTypeError(f"{what}: expected {n} comma-separated values, got {len(parts)} in {text!r}")
+        try:
+            values = tuple(int(p) for p in parts)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what}: expected whole numbers, got {text!r}") from None
+        if any(v < 0 for v in values):
+            raise argparse.ArgumentTypeError(f"{what}: values must be non-negative, got {text!r}")
+        return values
+
+    return parse
+
+
+def size_mm(text: str) -> tuple[float, float, float]:
+    """Read a die size in millimetres, 'S' (a cube) or 'X,Y,Z', into metres."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) not in (1, 3):
+        raise argparse.ArgumentTypeError(f"size: expected S or X,Y,Z in mm, got {text!r}")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size: expected numbers in mm, got {text!r}") from None
+    if any(not math.isfinite(v) or not 2 <= v <= 200 for v in values):
+        raise argparse.ArgumentTypeError(f"size: each edge must be between 2 and 200 mm, got {text!r}")
+    if len(values) == 1:
+        values *= 3
+    return tuple(v * MM for v in values)  # type: ignore[return-value]
+
+
+def positive_int(text: str) -> int:
+    """Read a positive whole number."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {v}")
+    return v
+
+
+def seed(text: str) -> int:
+    """Read a seed: a non-negative whole number."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed: expected a non-negative whole number, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"seed: expected a non-negative whole number, got {v}")
+    return v

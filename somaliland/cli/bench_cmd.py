@@ -1,0 +1,79 @@
+"""`somaliland bench`: performance benchmarks that measure and print, each beside its reference."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from somaliland.cli import args as types
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add the command to the parser."""
+    p = commands.add_parser("bench", help="performance benchmarks",
+                            description="Performance benchmarks. Each measures and prints.")
+    sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)
+    roll = sub.add_parser(
+        "roll", help="settled throws per second in the mid-game scene, beside the naive script",
+        description="The mid-game scene: the default board, 24 resting dice spread as in "
+                    "shared/bench/naive_roll.py, one die thrown at a time with that script's throw "
+                    "distribution, at the physics settings games use. Also one die alone on the empty "
+                    "board, and the naive script itself when present, all in one run.",
+    )
+    roll.add_argument("--throws", type=types.positive_int, default=300, help="throws per scene (default 300)")
+    roll.add_argument("--naive-throws", type=types.positive_int, default=20,
+                      help="throws for the naive script (default 20; it is ~100x slower)")
+    roll.add_argument("--json", action="store_true", help="print one JSON object")
+    roll.set_defaults(run=run_roll)
+
+
+def run_roll(args: argparse.Namespace) -> int:
+    """Run the roll benchmark."""
+    from physics import DieSpec, SimSettings, make_roller
+    from somaliland.bench import measure, midgame_scene, midgame_throws, run_naive
+    from somaliland.boards import default_board
+
+    spec = DieSpec()
+    board = default_board()
+    scene = midgame_scene(board, spec)
+    alone = midgame_scene(board, spec, resting=0)
+    throws = midgame_throws(spec, args.throws)
+    roller = make_roller()
+    try:
+        measure(roller, scene, throws[:10])  # warm up
+        # interleave halves so machine noise hits both scenes alike
+        half = len(throws) // 2 or 1
+        parts = [measure(roller, scene, throws[:half]), measure(roller, alone, throws[:half]),
+                 measure(roller, scene, throws[half:]), measure(roller, alone, throws[half:])]
+    finally:
+        roller.close()
+    mid = _sum(parts[0::2])
+    solo = _sum(parts[1::2])
+    naive = run_naive(args.naive_throws)
+    out = {
+        "throws_per_s": round(mid.throws_per_s, 2), "steps_per_throw": round(mid.steps_per_throw, 1),
+        "alone_throws_per_s": round(solo.throws_per_s, 2), "alone_steps_per_throw": round(solo.steps_per_throw, 1),
+        "naive_throws_per_s": naive["throws_per_s"] if naive else None,
+        "naive_steps_per_throw": naive["steps_per_throw"] if naive else None,
+        "ratio_vs_naive": round(mid.throws_per_s / naive["throws_per_s"], 1) if naive else None,
+        "ratio_vs_alone": round(mid.throws_per_s / solo.throws_per_s, 3),
+        "throws": mid.throws, "rate_hz": SimSettings().rate_hz,
+    }
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"mid-game scene (24 resting dice): {out['throws_per_s']:8.1f} throws/s  {out['steps_per_throw']:7.1f} steps/throw")
+    print(f"one die alone on the empty board: {out['alone_throws_per_s']:8.1f} throws/s  {out['alone_steps_per_throw']:7.1f} steps/throw")
+    if naive:
+        print(f"naive reference script:           {out['naive_throws_per_s']:8.2f} throws/s  {out['naive_steps_per_throw']:7.1f} steps/throw")
+        print(f"mid-game vs naive: {out['ratio_vs_naive']}x    mid-game vs alone: {out['ratio_vs_alone']}")
+    else:
+        print("naive reference script not found (../shared/bench/naive_roll.py); no ratio")
+        print(f"mid-game vs alone: {out['ratio_vs_alone']}")
+    return 0
+
+
+def _sum(parts):
+    from somaliland.bench import RollRate
+
+    return RollRate(sum(p.throws for p in parts), sum(p.seconds for p in parts), sum(p.steps for p in parts))
