@@ -1,0 +1,113 @@
+"""The frozen map object every other part reads. SI inside: metres and radians (files speak cm and deg).
+
+Board coordinates: origin at the board's south-west corner, x east, y north, the board's top at z = 0.
+Geometry is shapely (immutable). A route's centre line runs from its south end to its north end, so
+progress along a route is the distance along that line, measured from the start of the leg's direction.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from functools import cached_property
+
+from shapely import LineString, Point, Polygon, unary_union
+from shapely.geometry.base import BaseGeometry
+
+from physics import Board, Prism
+
+
+class Direction(enum.Enum):
+    """Which way a contract carries cargo (R3)."""
+
+    NORTH = "north"
+    SOUTH = "south"
+
+
+@dataclass(frozen=True, slots=True)
+class Land:
+    """A named land area; `relief` metres above the board (0: printed flat)."""
+
+    name: str
+    polygon: Polygon
+    relief: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """One direction of a route: where ships launch from, which way, and where they must arrive."""
+
+    direction: Direction
+    start: tuple[float, float]
+    heading: float  # radians, counter-clockwise from east
+    destination: Polygon
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A sea route usable both ways; `full_value` is False for the safe half-pay route (R8)."""
+
+    name: str
+    centre_line: LineString  # south end first
+    north: Leg
+    south: Leg
+    full_value: bool
+
+    def leg(self, direction: Direction) -> Leg:
+        """Return the leg sailed in this direction."""
+        return self.north if direction is Direction.NORTH else self.south
+
+    def progress(self, direction: Direction, x: float, y: float) -> float:
+        """Return how far along this leg (metres along the centre line) the point (x, y) lies."""
+        along = self.centre_line.project(Point(x, y))
+        return along if direction is Direction.NORTH else self.centre_line.length - along
+
+
+@dataclass(frozen=True, slots=True)
+class PiratePort:
+    """A named pirate base (R13)."""
+
+    name: str
+    point: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Map:
+    """A loaded, checked map."""
+
+    name: str
+    version: str
+    author: str
+    width: float
+    depth: float
+    thickness: float
+    lands: tuple[Land, ...]
+    routes: tuple[Route, ...]
+    pirate_ports: tuple[PiratePort, ...]
+    source: str = ""  # the file it came from
+    sha256: str = ""  # of the file's bytes, for game records
+
+    def route(self, name: str) -> Route:
+        """Return the route of that name."""
+        for r in self.routes:
+            if r.name == name:
+                return r
+        raise KeyError(f"no route {name!r}; routes: {[r.name for r in self.routes]}")
+
+    @cached_property
+    def land(self) -> BaseGeometry:
+        """Return all land as one geometry."""
+        return unary_union([land.polygon for land in self.lands])
+
+    def is_land(self, x: float, y: float) -> bool:
+        """Return True if the point lies on land (coast included)."""
+        return bool(self.land.covers(Point(x, y)))
+
+    def board(self) -> Board:
+        """Return the physics board: the slab, plus relief for land raised above it."""
+        relief = tuple(
+            Prism(tuple(land.polygon.exterior.coords)[:-1], land.relief,
+                  tuple(tuple(r.coords)[:-1] for r in land.polygon.interiors))
+            for land in self.lands if land.relief > 0
+        )
+        return Board(width=self.width, depth=self.depth, thickness=self.thickness, relief=relief)
