@@ -21,21 +21,35 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 
+def push_face_up(orientation: Quaternion, heading: float, quarters: int) -> int:
+    """Return the face a push of `quarters` quarter turns along heading should leave up."""
+    q = push_orientation(orientation, heading)
+    normals = Rotation.from_quat(q).apply(FACE_AXES)
+    if quarters % 2 == 0:
+        return face_up(q) if quarters % 4 == 0 else face_down(q)
+    ahead = np.array([math.cos(heading), math.sin(heading), 0.0])
+    behind, ahead_face = int(np.argmin(normals @ ahead)), int(np.argmax(normals @ ahead))
+    return behind if quarters % 4 == 1 else ahead_face
+
+
 @contextmanager
 def _quiet_stdout():
     """Silence what Bullet's C code prints on import and connect ("pybullet build time", "argv[0]=")."""
     import sys
 
     sys.stdout.flush()
-    saved = os.dup(1)
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
         yield
     finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-        os.close(devnull)
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, devnull):
+            os.close(fd)
 
 
 with _quiet_stdout():
@@ -200,8 +214,12 @@ class _Roll:
         p, s, b, mat = self.p, self.s, self.board, self.scene.materials
         p.resetSimulation()
         p.setGravity(0, 0, -GRAVITY)
+        # Split impulse for every penetration (Bullet's default threshold is -4 cm, far deeper than a
+        # die ever sinks): penetration is then pushed out without adding velocity, which otherwise
+        # makes bounces 10-16% higher than the restitution says (measured at 960 Hz).
         p.setPhysicsEngineParameter(fixedTimeStep=s.dt, numSubSteps=0, deterministicOverlappingPairs=1,
-                                    numSolverIterations=s.solver_iterations)
+                                    numSolverIterations=s.solver_iterations,
+                                    splitImpulsePenetrationThreshold=0.0)
         slab = p.createCollisionShape(p.GEOM_BOX, halfExtents=[b.width / 2, b.depth / 2, b.thickness / 2])
         m = b.table_margin
         table = p.createCollisionShape(p.GEOM_BOX, halfExtents=[b.width / 2 + m, b.depth / 2 + m,

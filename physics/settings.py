@@ -24,7 +24,9 @@ class SimSettings:
     cocked_deg: float = 5.0  # a die whose up face tilts more than this rests cocked
     contact_distance: float = 1e-4  # m: dice nearer than this touch
     reach_margin: float = 0.005  # m: extra room when deciding which resting dice a move can reach
-    push_overdrive: float = 2.0  # a push spins the die this many times the critical tipping rate
+    # a push spins the die this many times the critical tipping rate. Measured on a 16 mm cube at the
+    # default materials: 1.02 to 1.75 tips it exactly once; 1.9 and above tips it twice.
+    push_overdrive: float = 1.35
     solver_iterations: int = 50
 
     def __post_init__(self) -> None:
@@ -43,7 +45,7 @@ class SimSettings:
         check_finite("cocked_deg", self.cocked_deg, 0.0, 45.0, unit=" deg")
         check_finite("contact_distance", self.contact_distance, 0.0, 0.01, unit=" m")
         check_finite("reach_margin", self.reach_margin, 0.0, 1.0, unit=" m")
-        check_finite("push_overdrive", self.push_overdrive, 1.0, 3.9)
+        check_finite("push_overdrive", self.push_overdrive, 0.5, 3.9)
 
     @property
     def dt(self) -> float:

@@ -86,8 +86,8 @@ def plot(result, path: str) -> None:
     fig, ax = plt.subplots(figsize=(6, 3.6), dpi=120)
     labels = [f"{n}\n({v})" for n, v in zip(("+x", "-x", "+y", "-y", "+z", "-z"), result.faces)]
     freqs = result.frequencies
-    err = [[f - lo for f, (lo, _) in zip(freqs, result.intervals)],
-           [hi - f for f, (_, hi) in zip(freqs, result.intervals)]]
+    err = [[max(0.0, f - lo) for f, (lo, _) in zip(freqs, result.intervals)],
+           [max(0.0, hi - f) for f, (_, hi) in zip(freqs, result.intervals)]]
     ax.bar(labels, freqs, yerr=err, capsize=4, color="#3b7dd8", alpha=0.85)
     ax.axhline(1 / 6, color="k", ls="--", lw=1, label="uniform 1/6")
     ax.set_ylabel("frequency")

@@ -1,0 +1,82 @@
+"""The command line as a user meets it: help everywhere, JSON outputs, bad input as exit 2 without traceback."""
+
+import argparse
+import json
+import subprocess
+import sys
+
+import pytest
+
+from somaliland.cli.main import build_parser, main
+
+
+def all_command_paths(parser=None, prefix=()):
+    parser = parser or build_parser()
+    yield prefix
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from all_command_paths(sub, prefix + (name,))
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "somaliland.cli.main", *args], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("path", list(all_command_paths()), ids=lambda p: " ".join(p) or "somaliland")
+def test_every_command_has_help(path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([*path, "--help"])
+    assert exit_.value.code == 0
+    assert "usage: somaliland" in capsys.readouterr().out
+
+
+def test_dice_json_has_counts_throws_and_p_value():
+    out = run("dice", "--faces", "1,1,2,2,3,3", "--size", "16,16,12", "--throws", "30", "--seed", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert len(data["counts"]) == 6 and sum(data["counts"]) == data["throws"] == 30
+    assert 0 <= data["p_value"] <= 1
+    assert data["faces"] == [1, 1, 2, 2, 3, 3] and data["size_mm"] == pytest.approx([16, 16, 12])
+
+
+def test_dice_plot_writes_a_png(tmp_path):
+    png = tmp_path / "faces.png"
+    out = run("dice", "--throws", "12", "--plot", str(png))
+    assert out.returncode == 0, out.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_dice_is_deterministic_for_a_seed():
+    a = run("dice", "--throws", "20", "--seed", "5", "--json").stdout
+    b = run("dice", "--throws", "20", "--seed", "5", "--json").stdout
+    assert json.loads(a)["counts"] == json.loads(b)["counts"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["dice", "--faces", "1,2,3,4,5"], "expected 6 comma-separated values"),
+    (["dice", "--size", "-3"], "between 2 and 200 mm"),
+    (["dice", "--throws", "0"], "positive whole number"),
+    (["dice", "--seed", "-1"], "non-negative"),
+    (["dice", "--mass", "nan", "--throws", "1"], "die mass = nan"),
+])
+def test_bad_input_exits_2_with_a_message_and_no_traceback(args, message):
+    out = run(*args)
+    assert out.returncode == 2
+    assert message in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_demo_tells_what_happened():
+    out = run("demo", "--seed", "13")
+    assert out.returncode == 0, out.stderr
+    assert "came to rest" in out.stdout and "touched" in out.stdout and "tipped over" in out.stdout
+
+
+def test_bench_roll_json_reports_every_key():
+    out = run("bench", "roll", "--throws", "6", "--naive-throws", "1", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    for key in ("throws_per_s", "alone_throws_per_s", "naive_throws_per_s", "ratio_vs_naive"):
+        assert key in data
+    assert data["throws_per_s"] > 0 and data["alone_throws_per_s"] > 0

@@ -1,0 +1,71 @@
+"""Bad input to the physics layer: a clear error naming the value and the allowed range."""
+
+import math
+
+import pytest
+
+from physics import Board, DieSpec, Materials, PhysicsInputError, PlacedDie, Pose, Scene, SimSettings, Throw
+
+
+@pytest.mark.parametrize("faces", [(1, 2, 3, 4, 5), (1, 2, 3, 4, 5, 6, 7), (1, 2, 3, 4, 5, -1), (1, 2, 3, 4, 5, 2.5),
+                                   (True, 1, 1, 1, 1, 1)])
+def test_die_needs_six_non_negative_integer_faces_D1(faces):
+    with pytest.raises(PhysicsInputError, match="faces.*six non-negative integers"):
+        DieSpec(faces=faces)
+
+
+def test_custom_pips_are_allowed_D1():
+    assert DieSpec(faces=(0, 0, 9, 1, 4, 4)).pips == 18
+
+
+@pytest.mark.parametrize("size", [(-0.016, 0.016, 0.016), (0.0, 0.016, 0.016), (math.nan, 0.01, 0.01), (0.016, 0.016)])
+def test_die_size_must_be_positive_and_finite(size):
+    with pytest.raises(PhysicsInputError, match=r"die size.*\[0.002, 0.2\] m"):
+        DieSpec(size=size)
+
+
+@pytest.mark.parametrize("field, value, pattern", [
+    ("speed", math.nan, r"speed = nan.*\[0, 10\] m/s"),
+    ("speed", -1.0, r"speed = -1.0.*\[0, 10\] m/s"),
+    ("release_height", math.inf, r"release height"),
+    ("spin", (0, 0, math.nan), r"spin\[2\]"),
+    ("style", "flick", r"style.*roll.*quarter.*half"),
+])
+def test_throw_rejects_bad_numbers(field, value, pattern):
+    with pytest.raises(PhysicsInputError, match=pattern):
+        Throw("d", (0.3, 0.3), **{field: value})
+
+
+def test_throw_origin_off_the_board_is_rejected_with_the_range(roller):
+    spec = DieSpec()
+    scene = Scene(dice=(PlacedDie("d", spec, Pose.resting(spec, 0.3, 0.3)),))
+    with pytest.raises(PhysicsInputError, match=r"throw origin.*x in \[0, 0.75\], y in \[0, 0.9\]"):
+        roller.roll(scene, Throw("d", (0.80, 0.3)))
+
+
+def test_thrown_die_must_be_in_the_scene(roller):
+    with pytest.raises(PhysicsInputError, match="one of"):
+        roller.roll(Scene(), Throw("ghost", (0.3, 0.3)))
+
+
+def test_resting_die_below_the_board_is_rejected(roller):
+    spec = DieSpec()
+    scene = Scene(dice=(PlacedDie("d", spec, Pose.resting(spec, 0.3, 0.3)),
+                        PlacedDie("sunk", spec, Pose((0.5, 0.5, 0.002)))))
+    with pytest.raises(PhysicsInputError, match="sunk"):
+        roller.roll(scene, Throw("d", (0.3, 0.3)))
+
+
+def test_other_bad_values():
+    with pytest.raises(PhysicsInputError, match="restitution"):
+        Materials(die_board_restitution=1.5)
+    with pytest.raises(PhysicsInputError, match="board width"):
+        Board(width=-1)
+    with pytest.raises(PhysicsInputError, match="sample_hz"):
+        SimSettings(sample_hz=50, rate_hz=960)
+    with pytest.raises(PhysicsInputError, match="unit quaternion"):
+        Pose((0, 0, 0.008), (0, 0, 0, 0.5))
+    spec = DieSpec()
+    die = PlacedDie("d", spec, Pose.resting(spec, 0.3, 0.3))
+    with pytest.raises(PhysicsInputError, match="unique"):
+        Scene(dice=(die, die))
