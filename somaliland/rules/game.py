@@ -1,0 +1,80 @@
+"""A game's and a round's life-cycle: new game, deal and draft, turns, end of round, game over (R4–R7, R11, R15).
+
+The game loop drives these in order; see `somaliland/rules/README.md` for the sequence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from physics import PlacedDie
+from somaliland.map.model import Map
+from somaliland.rules.config import RulesConfig
+from somaliland.rules.contracts import Card, Draft, deal, full_deck, open_draft
+from somaliland.rules.errors import IllegalActionError
+from somaliland.rules.events import Failed, Fulfilled
+from somaliland.rules.fleet import die_spec, fleet_displacement, ship_id
+from somaliland.rules.order import draw_first_player, next_first_player
+from somaliland.rules.scoring import score_round
+from somaliland.rules.state import GameState, Holding, Sheet, ShipState, Status
+
+
+def new_game(config: RulesConfig, rng: np.random.Generator) -> GameState:
+    """Return a game before round 1: empty score sheets, every fleet in port, the first player drawn (R2, R7, D4)."""
+    ships = tuple(ShipState(ship_id(seat, spec), seat, spec) for seat in range(config.players) for spec in config.fleet)
+    return GameState(sheets=tuple(Sheet(seat) for seat in range(config.players)), ships=ships,
+                     deck=full_deck(config), first_player=draw_first_player(config, rng))
+
+
+def contract_cap(state: GameState, seat: int, config: RulesConfig) -> int:
+    """Return the most contract value a player may hold: their afloat ships' displacement, or the fleet's (R6, D3)."""
+    if config.contract_cap == "fleet":
+        return fleet_displacement(config.fleet)
+    return sum(s.displacement for s in state.fleet(seat) if s.status is not Status.SUNK)
+
+
+def start_draft(state: GameState, config: RulesConfig, rng: np.random.Generator) -> Draft:
+    """Return this round's draft: nine cards dealt from the deck, the round's first player to pick (R4, R5, R6)."""
+    offer = deal(state.deck, config, rng)
+    caps = tuple(contract_cap(state, seat, config) for seat in range(state.players))
+    return open_draft(offer, caps, state.first_player)
+
+
+def take_contracts(state: GameState, draft: Draft) -> GameState:
+    """Return the state holding the contracts each player took in the draft, routes not yet chosen (R5, R8)."""
+    return replace(state, held=tuple(tuple(Holding(c) for c in cards) for cards in draft.held))
+
+
+def begin_turn(state: GameState, config: RulesConfig) -> GameState:
+    """Return the state with the turn marker moved one space (R14, D10).
+
+    Raises:
+        IllegalActionError: the round's turns are used up.
+    """
+    if state.turn >= config.turns_per_round:
+        raise IllegalActionError("turn", f"turn {state.turn} was the round's last (D10)", "end_round")
+    return replace(state, turn=state.turn + 1)
+
+
+def end_round(state: GameState, world: Map, config: RulesConfig) -> tuple[GameState, tuple[Fulfilled | Failed, ...]]:
+    """Return the state after scoring the round, ships home, taken cards out, next first player (R7, R9–R11, R15)."""
+    state, events = score_round(state, world, config)
+    taken = {h.card for hs in state.held for h in hs}
+    deck: tuple[Card, ...] = tuple(c for c in state.deck if c not in taken) if config.taken_cards_leave_deck \
+        else state.deck
+    home = tuple(s if s.status is Status.SUNK else ShipState(s.id, s.owner, s.spec) for s in state.ships)
+    return replace(state, ships=home, deck=deck, held=(), turn=0, round=state.round + 1,
+                   first_player=next_first_player(state.first_player, state.players)), events
+
+
+def game_over(state: GameState, config: RulesConfig) -> bool:
+    """Return True when every round has been played (R4, R23)."""
+    return state.round > config.rounds
+
+
+def placed_dice(state: GameState, config: RulesConfig) -> tuple[PlacedDie, ...]:
+    """Return every ship on the board as a physics die, for the scene that mirrors the state."""
+    return tuple(PlacedDie(s.id, die_spec(s.spec, config.die_size, config.die_mass), s.pose)
+                 for s in state.ships if s.pose is not None)

@@ -1,0 +1,94 @@
+"""Apply one roll's physics result to the game state: poses, launch, arrival and accidents (R12–R19)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from physics import Pose, RollResult
+from somaliland.map.model import Map
+from somaliland.rules.accidents import crash, is_aground, replaced_pose, replacement_point
+from somaliland.rules.arrival import in_destination
+from somaliland.rules.config import RulesConfig
+from somaliland.rules.errors import IllegalActionError, RollMismatchError
+from somaliland.rules.events import (Arrived, Collision, Event, Grounded, Launched, LostTurn, Replaced, Sunk,
+                                     Tipped)
+from somaliland.rules.moves import counts_as_move, start_pose, throwable
+from somaliland.rules.state import SAILING, GameState, ShipState, Status, with_ships
+
+SAILS_ON = frozenset({Status.AT_SEA, Status.AGROUND, Status.LOST_TURN, Status.OFF_BOARD})
+
+
+def _check_roll(state: GameState, ship_id: str, roll: RollResult, config: RulesConfig) -> None:
+    """Raise unless the roll throws this ship and moves only ships on the board."""
+    legal = throwable(state, config)
+    if ship_id not in legal:
+        raise IllegalActionError("throw", f"{ship_id} may not be thrown now", list(legal))
+    if roll.thrown.name != ship_id:
+        raise RollMismatchError(f"the roll threw {roll.thrown.name!r}, not {ship_id!r}")
+    for rest in roll.moved[1:]:
+        other = next((s for s in state.ships if s.id == rest.name), None)
+        if other is None or other.pose is None:
+            raise RollMismatchError(f"the roll moved {rest.name!r}, which is not a ship on the board")
+
+
+def apply_roll(state: GameState, ship_id: str, roll: RollResult, world: Map,
+               config: RulesConfig) -> tuple[GameState, tuple[Event, ...]]:
+    """Return the state after the ship's throw came to rest as `roll` says, and what happened (R12–R19).
+
+    A ship in port is launched (R12). Every moved die takes its rest pose; a die off the board is put
+    back (R19, D13); touches and tip-overs make collisions, lost turns and sinking (R18, D12); a ship
+    resting in its destination arrives (R9), one resting on land is aground (R17, D11). The thrown ship
+    uses a move (R15, D10). A ship loses at most one turn per roll, whatever the accidents.
+
+    Raises:
+        IllegalActionError: the ship may not be thrown now (lists those that may).
+        RollMismatchError: the roll is of another die, or moved a die that is not on the board.
+    """
+    _check_roll(state, ship_id, roll, config)
+    thrown = state.ship(ship_id)
+    events: list[Event] = []
+    if thrown.status is Status.IN_PORT:
+        events.append(Launched(ship_id, thrown.route or "", thrown.direction.value))  # type: ignore[union-attr]
+    start = start_pose(thrown, world, config).position[:2]
+    ships = {s.id: s for s in state.ships}
+    ships[ship_id] = replace(thrown, status=Status.AT_SEA if thrown.status in (Status.IN_PORT, Status.HELD)
+                             else thrown.status, moves=thrown.moves + counts_as_move(thrown, config),
+                             sailed_turn=state.turn, partners=(), seized_from=None)
+    penalised: dict[str, str] = {}
+    off = {o.name for o in roll.off_board}
+    for rest in roll.moved:
+        pose = Pose(rest.position, rest.orientation)
+        if rest.name in off:
+            at = replacement_point(rest.position[:2], start if rest.name == ship_id else
+                                   ships[rest.name].pose.position[:2], world, config)  # type: ignore[union-attr]
+            pose = replaced_pose(pose, at, config.die_size)
+            events.append(Replaced(rest.name, rest.position, at))
+            penalised.setdefault(rest.name, Status.OFF_BOARD.value)
+        ships[rest.name] = replace(ships[rest.name], pose=pose)
+    result = crash(roll, config)
+    events.extend(Collision(ship_id, a, b) for a, b in result.pairs)
+    events.extend(Tipped(t.name, t.value_before, t.value_after) for t in result.tipped)
+    for name in result.losers:
+        partners = tuple(b if a == name else a for a, b in result.pairs if name in (a, b))
+        ships[name] = replace(ships[name], partners=partners)
+        penalised.setdefault(name, Status.LOST_TURN.value)
+    if result.sunk:
+        events.append(Sunk(ship_id, tuple(t.name for t in result.tipped)))
+        ships[ship_id] = replace(ships[ship_id], status=Status.SUNK, pose=None, partners=())
+        penalised.pop(ship_id, None)
+    for rest in roll.moved:
+        ship = ships[rest.name]
+        if ship.status in SAILS_ON and in_destination(ship, ship.pose, world):  # type: ignore[arg-type]
+            ships[rest.name] = replace(ship, status=Status.ARRIVED)
+            events.append(Arrived(ship.id, ship.route or "", ship.direction.value))  # type: ignore[union-attr]
+            penalised.pop(rest.name, None)
+        elif ship.status in SAILS_ON and rest.name not in off and is_aground(ship.pose, world, config):  # type: ignore[arg-type]
+            events.append(Grounded(ship.id, ship.pose.position[:2]))  # type: ignore[union-attr]
+            penalised[rest.name] = Status.AGROUND.value
+    for name, reason in penalised.items():
+        ship = ships[name]
+        if ship.status in SAILING:
+            status = ship.status if ship.status is Status.HELD else Status(reason)
+            ships[name] = replace(ship, status=status, skip=ship.skip + 1)
+            events.append(LostTurn(name, reason))
+    return with_ships(state, *ships.values()), tuple(events)
