@@ -32,6 +32,12 @@ def push_face_up(orientation: Quaternion, heading: float, quarters: int) -> int:
     return behind if quarters % 4 == 1 else ahead_face
 
 
+def _gyration(spec: DieSpec) -> float:
+    """Return sqrt(I_max / m): the centre speed per unit spin if all rotation turned into travel."""
+    x, y, z = spec.size
+    return math.sqrt(max(y * y + z * z, x * x + z * z, x * x + y * y) / 12)
+
+
 @contextmanager
 def _quiet_stdout():
     """Silence what Bullet's C code prints on import and connect ("pybullet build time", "argv[0]=")."""
@@ -168,7 +174,22 @@ class BulletRoller:
                 if low < -BELOW_BOARD_TOLERANCE:
                     raise PhysicsInputError(f"pose of die {d.name!r}", d.pose.position,
                                             "a die resting on or above the board surface (z = 0)")
+        _check_overlaps([d for d in scene.dice if d is not thrown])
         return _Roll(self._p, self.settings, scene, thrown, throw).run()
+
+
+def _check_overlaps(dice: list[PlacedDie]) -> None:
+    """Raise PhysicsInputError if two resting dice are closer than their inscribed spheres allow."""
+    if len(dice) < 2:
+        return
+    centres = np.array([d.pose.position for d in dice])
+    inner = np.array([min(d.spec.half_extents) for d in dice])
+    gaps = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2) - inner[:, None] - inner[None, :]
+    np.fill_diagonal(gaps, np.inf)
+    if gaps.min() < -1e-4:
+        i, j = np.unravel_index(int(np.argmin(gaps)), gaps.shape)
+        raise PhysicsInputError(f"poses of dice {dice[i].name!r} and {dice[j].name!r}",
+                                (dice[i].pose.position, dice[j].pose.position), "dice that do not overlap")
 
 
 PENDING, IN_WORLD, FELL = 0, 1, 2
@@ -187,6 +208,10 @@ class _Roll:
         self.state = [PENDING] * n
         self.pos = [d.pose.position for d in self.dice]
         self.radius = [d.spec.bounding_radius for d in self.dice]
+        self.gyration = [_gyration(d.spec) for d in self.dice]
+        masses = [d.spec.mass for d in self.dice]
+        self.strike_gain = max(1.0, (1 + scene.materials.die_die_restitution) * max(masses)
+                               / (max(masses) + min(masses)))
         self.speed = [0.0] * n
         self.spin = [0.0] * n
         self.live: list[int] = []  # in the world, in insertion order
@@ -289,20 +314,25 @@ class _Roll:
     def _reach(self) -> None:
         """Insert every resting die a moving die could reach this chunk and list the pairs to watch.
 
-        Speed plus spin times bounding radius bounds how fast any point of a die moves, and a collision
-        cannot make the struck die faster, so a die further than twice that distance (plus the margin)
-        cannot be touched before the next sample. Chains of dice are followed. Each watched pair is
-        checked for contact from the first step at which the two could close their gap.
+        Dice are bounded by spheres about their centres, so only centre speeds close gaps. A die's
+        centre can reach at most the speed its whole kinetic energy would give (sqrt(v^2 + (I/m) w^2),
+        spin turning into travel on a bounce) plus what gravity adds in a chunk; a struck die can be
+        at most `strike_gain` times faster than its striker (a head-on hit of the heaviest die on the
+        lightest). A resting die further than that distance (plus the margin) cannot be touched before
+        the next sample; chains of dice are followed. Each watched pair is checked for contact from the
+        first step at which the two could close their gap.
         """
         self.near_pairs = []
-        state, speed, spin, radius, pos = self.state, self.speed, self.spin, self.radius, self.pos
+        state, speed, spin, radius, pos, gyration = self.state, self.speed, self.spin, self.radius, self.pos, \
+            self.gyration
         moving = [i for i in self.live if speed[i] > 0 or spin[i] > 0]
         if not moving:
             return
         chunk = self.s.steps_per_sample * self.s.dt
-        vmax = max(speed[i] + spin[i] * radius[i] for i in moving) + GRAVITY * chunk
+        vmax = self.strike_gain * (max(math.hypot(speed[i], gyration[i] * spin[i]) for i in moving)
+                                   + GRAVITY * chunk)
         margin = self.s.reach_margin
-        reach = 2 * vmax * chunk + margin
+        reach = vmax * chunk + margin
         closing_per_step = 2 * vmax * self.s.dt
         reached = set(moving)
         frontier = list(moving)
@@ -334,6 +364,35 @@ class _Roll:
                     touching.add((min(a, b), max(a, b)))
                     break
         return touching
+
+    def _audit(self, k: int) -> None:
+        """Raise PhysicsError if a touch began in a pair not watched, or a die reached an absent die.
+
+        A touch begins when a pair touches now but did not at the previous step, unless both dice still
+        lie where the scene put them (they were touching before the roll: Bullet makes no contacts
+        between sleeping dice, and wakes whole chains of dice whose bounding boxes overlap).
+        """
+        watched = {(min(a, b), max(a, b)) for a, b, first in self.near_pairs if k >= first}
+        touching = set()
+        for c in self.p.getContactPoints():
+            a, b = self.index.get(c[1]), self.index.get(c[2])
+            if a is not None and b is not None and c[8] <= self.s.contact_distance:
+                touching.add((min(a, b), max(a, b)))
+        for a, b in touching - getattr(self, "_audit_touching", set()) - watched:
+            if not (self._unmoved(a) and self._unmoved(b)):
+                raise PhysicsError(f"unwatched touch {self.dice[a].name}-{self.dice[b].name} began at step "
+                                   f"{self.step} (step {k} of the chunk)")
+        self._audit_touching = touching
+        for i in self.live:
+            pos = self._pose(self.uid[i])[0]
+            for j in range(len(self.dice)):
+                if self.state[j] == PENDING and math.dist(pos, self.pos[j]) < self.radius[i] + self.radius[j]:
+                    raise PhysicsError(f"die {self.dice[i].name} reached absent die {self.dice[j].name} "
+                                       f"at step {self.step}")
+
+    def _unmoved(self, i: int) -> bool:
+        pos, orn = self._pose(self.uid[i])
+        return i != 0 and math.dist(pos, self.dice[i].pose.position) < MOVED_DISTANCE
 
     def _track_contacts(self, touching: set[tuple[int, int]], t: float) -> None:
         for pair in touching - self.open_contacts.keys():
@@ -382,6 +441,8 @@ class _Roll:
                 self.step += 1
                 if self.near_pairs:
                     self._track_contacts(self._contacts_now(k), self.step * s.dt)
+                if s.audit:
+                    self._audit(k)
             if not self.near_pairs and self.open_contacts:
                 self._track_contacts(set(), self.step * s.dt)
             quiet = quiet + 1 if self._sample() else 0

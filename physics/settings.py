@@ -28,6 +28,9 @@ class SimSettings:
     # default materials: 1.02 to 1.75 tips it exactly once; 1.9 and above tips it twice.
     push_overdrive: float = 1.35
     solver_iterations: int = 50
+    # check, after every step, that no die touched a die that was not yet in the world or whose pair
+    # was not being watched (raises PhysicsError); slow, for tests of the reach bound
+    audit: bool = False
 
     def __post_init__(self) -> None:
         for name in ("rate_hz", "sample_hz", "settle_samples", "solver_iterations"):

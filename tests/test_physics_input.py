@@ -69,3 +69,12 @@ def test_other_bad_values():
     die = PlacedDie("d", spec, Pose.resting(spec, 0.3, 0.3))
     with pytest.raises(PhysicsInputError, match="unique"):
         Scene(dice=(die, die))
+
+
+def test_overlapping_resting_dice_are_rejected(roller):
+    spec = DieSpec()
+    scene = Scene(dice=(PlacedDie("d", spec, Pose.resting(spec, 0.3, 0.3)),
+                        PlacedDie("a", spec, Pose.resting(spec, 0.5, 0.5)),
+                        PlacedDie("b", spec, Pose.resting(spec, 0.505, 0.5))))
+    with pytest.raises(PhysicsInputError, match="'a' and 'b'.*do not overlap"):
+        roller.roll(scene, Throw("d", (0.3, 0.3)))

@@ -167,3 +167,26 @@ def test_lone_die_on_empty_board_is_never_cocked(roller):
         res = roller.roll(scene, vigorous_throw(rng, "d", 0.75, 0.90))
         if not res.off_board:
             assert not res.thrown.cocked, res.thrown
+
+
+def crowded_scene(n: int, seed: int) -> Scene:
+    """Return n dice packed 2 cm apart (centre to centre, some touching) in one corner, plus a die to throw."""
+    rng = np.random.default_rng(seed)
+    spots: list[tuple[float, float]] = []
+    while len(spots) < n:
+        p = (0.15 + 0.45 * rng.random(), 0.05 + 0.45 * rng.random())
+        if all(math.dist(p, q) > 0.02 for q in spots):
+            spots.append(p)
+    dice = [PlacedDie(f"r{k}", CUBE, Pose.resting(CUBE, x, y, face_up=int(rng.integers(6)),
+                                                  yaw=float(rng.uniform(0, 1.5))))
+            for k, (x, y) in enumerate(spots)]
+    return Scene(dice=(*dice, PlacedDie("thrown", CUBE, Pose.resting(CUBE, 0.7, 0.8))))
+
+
+@pytest.mark.parametrize("scene, seed", [(midgame_scene(Scene().board, CUBE), 1), (crowded_scene(80, 2), 2)],
+                         ids=["midgame", "crowded"])
+def test_reach_bound_never_misses_a_touch(scene, seed):
+    """Audit every step: no touch begins in an unwatched pair and no die reaches a die not yet in the world."""
+    with make_roller(SimSettings(audit=True)) as roller:
+        for throw in midgame_throws(CUBE, 60, seed=seed):
+            roller.roll(scene, throw)  # raises PhysicsError on a miss
