@@ -1,0 +1,151 @@
+"""Applying a roll: launch, arrival, grounding (R17, D11), collisions and sinking (R18, D12), off-board (R19, D13)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from physics import OffBoard, TipOver
+from physics.dice import resting_orientation
+from rules_fixtures import N, S, config, game, place, rest, roll, world
+from somaliland.rules import Card, RollMismatchError, Status, apply_roll, to_json
+from somaliland.rules.accidents import bottom_face_centre, is_aground
+
+SOMALIA_N = dict(card=Card(30, N), route="somalia", sailed_turn=1)
+
+
+def at_sea(*ships: tuple[str, float, float], cfg=None):
+    state = replace(game(cfg), turn=2)
+    for name, x, y in ships:
+        state = place(state, name, x, y, **SOMALIA_N)
+    return state
+
+
+def test_R12_a_ship_in_port_is_launched_by_its_first_roll() -> None:
+    state = place(game(), "red-6a", status=Status.IN_PORT, card=Card(30, N), route="somalia")
+    state, events = apply_roll(state, "red-6a", roll(rest("red-6a", 0.62, 0.3)), world(), config())
+    ship = state.ship("red-6a")
+    assert (ship.status, ship.pose.position[:2], ship.moves, ship.sailed_turn) == (Status.AT_SEA, (0.62, 0.3), 1, 1)
+    assert [e.kind for e in events] == ["launched"]
+
+
+def test_R9_a_ship_resting_in_its_destination_zone_has_arrived() -> None:
+    state = at_sea(("red-6a", 0.62, 0.6))
+    state, events = apply_roll(state, "red-6a", roll(rest("red-6a", 0.60, 0.80)), world(), config())
+    assert state.ship("red-6a").status is Status.ARRIVED
+    assert to_json(events[0]) == {"kind": "arrived", "ship": "red-6a", "route": "somalia", "direction": "north"}
+
+
+def test_R9_the_other_legs_destination_is_not_arrival() -> None:
+    state = at_sea(("red-6a", 0.62, 0.3))
+    state, _ = apply_roll(state, "red-6a", roll(rest("red-6a", 0.62, 0.1)), world(), config())
+    assert state.ship("red-6a").status is Status.AT_SEA
+
+
+def test_R17_D11_a_ship_whose_bottom_centre_rests_on_land_is_aground() -> None:
+    state = at_sea(("red-6a", 0.55, 0.4))
+    state, events = apply_roll(state, "red-6a", roll(rest("red-6a", 0.495, 0.4)), world(), config())
+    ship = state.ship("red-6a")
+    assert (ship.status, ship.skip) == (Status.AGROUND, 1)
+    assert [e.kind for e in events] == ["grounded", "lost_turn"]
+
+
+def test_D11_half_off_the_coast_is_afloat_by_centre_but_aground_by_footprint() -> None:
+    state = at_sea(("red-6a", 0.55, 0.4))
+    r = roll(rest("red-6a", 0.505, 0.4))  # centre 5 mm off the coast, the die's west edge 3 mm on land
+    afloat, _ = apply_roll(state, "red-6a", r, world(), config())
+    aground, _ = apply_roll(state, "red-6a", r, world(), config(grounding="footprint"))
+    assert afloat.ship("red-6a").status is Status.AT_SEA
+    assert aground.ship("red-6a").status is Status.AGROUND
+
+
+def test_D11_the_bottom_face_centre_of_a_tilted_die() -> None:
+    from physics import Pose
+    lying = Pose((0.3, 0.3, 0.008), resting_orientation(4))
+    assert bottom_face_centre(lying, 0.016) == pytest.approx((0.3, 0.3))
+    q = (0.0, math.sin(math.radians(30) / 2), 0.0, math.cos(math.radians(30) / 2))  # tilted 30 deg about y
+    x, _ = bottom_face_centre(Pose((0.3, 0.3, 0.01), q), 0.016)
+    assert x == pytest.approx(0.3 - 0.008 * math.sin(math.radians(30)))
+    assert is_aground(lying, world(), config())
+
+
+def test_R18_D12_both_ships_of_a_collision_lose_a_turn() -> None:
+    state = at_sea(("red-6a", 0.62, 0.3), ("green-6a", 0.62, 0.5))
+    r = roll(rest("red-6a", 0.62, 0.48), rest("green-6a", 0.62, 0.5, yaw=0.2), contacts=(("red-6a", "green-6a"),))
+    state, events = apply_roll(state, "red-6a", r, world(), config())
+    for name, partner in (("red-6a", "green-6a"), ("green-6a", "red-6a")):
+        ship = state.ship(name)
+        assert (ship.status, ship.skip, ship.partners) == (Status.LOST_TURN, 1, (partner,))
+    assert [e.kind for e in events] == ["collision", "lost_turn", "lost_turn"]
+    assert events[0] == events[0].__class__("red-6a", "green-6a", "red-6a")
+
+
+def test_R18_D12_off_only_the_ship_that_was_hit_loses_a_turn() -> None:
+    state = at_sea(("red-6a", 0.62, 0.3), ("green-6a", 0.62, 0.5))
+    r = roll(rest("red-6a", 0.62, 0.48), rest("green-6a", 0.62, 0.5, yaw=0.2), contacts=(("red-6a", "green-6a"),))
+    state, _ = apply_roll(state, "red-6a", r, world(), config(collision_both_lose_turn=False))
+    assert state.ship("red-6a").status is Status.AT_SEA
+    assert state.ship("green-6a").status is Status.LOST_TURN
+
+
+def test_R18_the_ship_that_tips_another_over_sinks_and_its_owner_has_fewer_ships() -> None:
+    state = at_sea(("red-24", 0.62, 0.3), ("green-6a", 0.62, 0.5))
+    r = roll(rest("red-24", 0.62, 0.48, value=4), rest("green-6a", 0.62, 0.51, face=0),
+             contacts=(("red-24", "green-6a"),), tipovers=(TipOver("green-6a", 4, 0, 1, 1),))
+    state, events = apply_roll(state, "red-24", r, world(), config())
+    assert state.ship("red-24").status is Status.SUNK and state.ship("red-24").pose is None
+    assert state.ship("green-6a").status is Status.LOST_TURN
+    assert [e.kind for e in events] == ["collision", "tipped", "sunk", "lost_turn"]
+    from somaliland.rules import contract_cap
+    assert contract_cap(state, 0, config()) == 50
+
+
+def test_D12_top_value_variant_a_tip_that_shows_the_same_pips_does_not_sink() -> None:
+    state = at_sea(("red-24", 0.62, 0.3), ("green-6a", 0.62, 0.5))
+    r = roll(rest("red-24", 0.62, 0.48, value=4), rest("green-6a", 0.62, 0.51, face=0),
+             contacts=(("red-24", "green-6a"),), tipovers=(TipOver("green-6a", 4, 0, 1, 1),))
+    state, _ = apply_roll(state, "red-24", r, world(), config(tipped_over="top_value"))
+    assert state.ship("red-24").status is Status.LOST_TURN
+
+
+def test_R19_D13_a_ship_off_the_board_is_put_back_at_the_nearest_sea_and_loses_a_turn() -> None:
+    state = at_sea(("red-6a", 0.62, 0.85))
+    r = roll(rest("red-6a", 0.70, 0.95), off_board=(OffBoard("red-6a", (0.70, 0.95, -0.003), False),))
+    state, events = apply_roll(state, "red-6a", r, world(), config())
+    ship = state.ship("red-6a")
+    assert (ship.status, ship.skip) == (Status.OFF_BOARD, 1)
+    assert ship.pose.position == pytest.approx((0.70, 0.90 - 0.008, 0.008))
+    assert [e.kind for e in events] == ["replaced", "lost_turn"]
+
+
+def test_D13_the_nearest_sea_skips_land_but_nearest_board_does_not() -> None:
+    state = at_sea(("red-6a", 0.55, 0.1))
+    r = roll(rest("red-6a", 0.40, -0.05), off_board=(OffBoard("red-6a", (0.40, -0.05, -0.003), False),))
+    sea, _ = apply_roll(state, "red-6a", r, world(), config())
+    assert sea.ship("red-6a").pose.position[:2] == pytest.approx((0.40, 0.008))
+    state = at_sea(("red-6a", 0.55, 0.1))
+    r = roll(rest("red-6a", 0.40, 0.25), off_board=(OffBoard("red-6a", (0.40, 0.25, -0.003), False),))
+    board, _ = apply_roll(state, "red-6a", r, world(), config(off_board="nearest_board"))
+    assert board.ship("red-6a").pose.position[:2] == pytest.approx((0.40, 0.25))
+    sea2, _ = apply_roll(state, "red-6a", r, world(), config())
+    assert sea2.ship("red-6a").pose.position[:2] == pytest.approx((0.40, 0.20 - 0.008))
+    back, _ = apply_roll(state, "red-6a", r, world(), config(off_board="move_start"))
+    assert back.ship("red-6a").pose.position[:2] == pytest.approx((0.55, 0.1))
+
+
+def test_a_roll_of_another_die_or_of_a_ship_not_on_the_board_is_rejected() -> None:
+    state = at_sea(("red-6a", 0.62, 0.3))
+    with pytest.raises(RollMismatchError, match="green-6a"):
+        apply_roll(state, "red-6a", roll(rest("red-6a", 0.62, 0.4), rest("green-6a", 0.6, 0.4)), world(), config())
+    with pytest.raises(RollMismatchError, match="threw"):
+        apply_roll(state, "red-6a", roll(rest("red-8", 0.62, 0.4)), world(), config())
+
+
+def test_a_pushed_ship_into_its_destination_arrives() -> None:
+    state = at_sea(("red-6a", 0.62, 0.6), ("green-6a", 0.62, 0.74))
+    r = roll(rest("red-6a", 0.62, 0.70), rest("green-6a", 0.62, 0.78), contacts=(("red-6a", "green-6a"),))
+    state, events = apply_roll(state, "red-6a", r, world(), config())
+    assert state.ship("green-6a").status is Status.ARRIVED
+    assert state.ship("red-6a").status is Status.LOST_TURN
