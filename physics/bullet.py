@@ -168,21 +168,26 @@ class BulletRoller:
         if not board.contains(*throw.origin):
             raise PhysicsInputError("throw origin", throw.origin,
                                     f"a point on the board: x in [0, {board.width:g}], y in [0, {board.depth:g}] m")
-        for d in scene.dice:
-            if d is not thrown and board.contains(d.pose.position[0], d.pose.position[1]):
-                low = d.pose.position[2] - lowest_point_offset(d.spec, d.pose.orientation)
-                if low < -BELOW_BOARD_TOLERANCE:
-                    raise PhysicsInputError(f"pose of die {d.name!r}", d.pose.position,
-                                            "a die resting on or above the board surface (z = 0)")
-        _check_overlaps([d for d in scene.dice if d is not thrown])
+        _check_resting([d for d in scene.dice if d is not thrown], board)
         return _Roll(self._p, self.settings, scene, thrown, throw).run()
 
 
-def _check_overlaps(dice: list[PlacedDie]) -> None:
-    """Raise PhysicsInputError if two resting dice are closer than their inscribed spheres allow."""
-    if len(dice) < 2:
+def _check_resting(dice: list[PlacedDie], board: Board) -> None:
+    """Raise PhysicsInputError if a resting die lies below the board or two resting dice overlap."""
+    if not dice:
         return
     centres = np.array([d.pose.position for d in dice])
+    x, y, z, w = np.array([d.pose.orientation for d in dice]).T
+    # the bottom row of each rotation matrix: how far each half extent reaches downwards
+    bottom = np.abs(np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], axis=1))
+    lowest = centres[:, 2] - (bottom * np.array([d.spec.half_extents for d in dice])).sum(axis=1)
+    on_board = (centres[:, 0] >= 0) & (centres[:, 0] <= board.width) & (centres[:, 1] >= 0) & (
+        centres[:, 1] <= board.depth)
+    sunk = np.flatnonzero(on_board & (lowest < -BELOW_BOARD_TOLERANCE))
+    if sunk.size:
+        d = dice[int(sunk[0])]
+        raise PhysicsInputError(f"pose of die {d.name!r}", d.pose.position,
+                                "a die resting on or above the board surface (z = 0)")
     inner = np.array([min(d.spec.half_extents) for d in dice])
     gaps = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2) - inner[:, None] - inner[None, :]
     np.fill_diagonal(gaps, np.inf)
@@ -236,6 +241,11 @@ class _Roll:
 
     # -- world -------------------------------------------------------------------------------------
     def _build_world(self) -> None:
+        """Build a fresh world with the board, the table and any relief.
+
+        A world kept between rolls, even with every die removed last in first out, gave a different
+        result for 2 throws in 300 depending on the throws before (measured), so every roll starts anew.
+        """
         p, s, b, mat = self.p, self.s, self.board, self.scene.materials
         p.resetSimulation()
         p.setGravity(0, 0, -GRAVITY)

@@ -31,14 +31,16 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the die lab."""
-    from physics import DieSpec, make_roller
+    from physics import DieSpec, Scene, make_roller
     from physics.lab import face_stats
+    from somaliland.boards import default_board
     from somaliland.seeding import make_rng
 
     spec = DieSpec(faces=args.faces, size=args.size, mass=args.mass * GRAM)
     roller = make_roller()
     try:
-        result = face_stats(roller, spec, args.throws, make_rng(args.seed), progress=_progress(args))
+        result = face_stats(roller, spec, args.throws, make_rng(args.seed), Scene(board=default_board()),
+                            progress=_progress(args))
     finally:
         roller.close()
     if args.plot:
