@@ -11,12 +11,15 @@ from somaliland.rules.config import RulesConfig
 from somaliland.rules.errors import IllegalActionError
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Card:
-    """A contract: cargo worth `value` to carry in one direction (R3)."""
+    """A contract: cargo worth `value` to carry in one direction (R3). Cards sort by value, North first."""
 
     value: int
     direction: Direction
+
+    def __lt__(self, other: Card) -> bool:
+        return (self.value, self.direction.value) < (other.value, other.direction.value)
 
     def __str__(self) -> str:
         return f"{self.value}{self.direction.value[0].upper()}"
