@@ -41,6 +41,7 @@ class Leg:
     start: tuple[float, float]
     heading: float  # radians, counter-clockwise from east
     destination: Polygon
+    zone: str = ""  # the destination zone's name in the map file
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,191 @@
+"""Geometric checks of a schema-valid map document, in the file's units (cm, degrees).
+
+Each check returns (key path, expected, found) triples, so that every problem in a file is reported at
+once. Shapely does the geometry; nothing here raises on bad shapes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from shapely import LineString, Point, Polygon, box, is_valid_reason, unary_union
+from shapely.geometry.base import BaseGeometry
+
+from somaliland.map.errors import KeyPath
+
+PORT_REACH = 2.0  # cm: a pirate port lies on land within this of the coast, or at sea within it
+CENTRE_LINE_LAND_MAX = 0.10  # share of a centre line's length allowed over land ("mostly at sea")
+ZONE_SEA_MIN = 0.5  # share of a destination zone's area that must be sea
+HEADING_TOLERANCE = 90.0  # degrees between a launch heading and the route's direction at the start
+
+Found = list[tuple[KeyPath, str, str]]
+
+
+def fmt(x: float, y: float) -> str:
+    """Return a point in cm as written in messages."""
+    return f"({x:.2f}, {y:.2f}) cm"
+
+
+def polygon_of(outline: list, holes: list | None = None) -> Polygon:
+    """Return the shapely polygon of a ring (and holes) given as [x, y] lists."""
+    return Polygon([tuple(p) for p in outline], [[tuple(p) for p in h] for h in holes or []])
+
+
+def check_document(doc: dict) -> Found:
+    """Return every geometric problem of a schema-valid map document."""
+    width, depth = doc["board"]["width"], doc["board"]["depth"]
+    board = box(0.0, 0.0, width, depth)
+    size = f"the {width:g} x {depth:g} cm board"
+    found: Found = []
+    found += _unique_names(doc)
+    lands = []
+    for i, land in enumerate(doc["land"]):
+        path = ("land", i)
+        poly = _shape(found, path, land["outline"], land.get("holes"), board, size)
+        if poly is not None:
+            lands.append(poly)
+    land = unary_union(lands) if lands else Polygon()
+    zones: dict[str, Polygon] = {}
+    for i, zone in enumerate(doc["zone"]):
+        poly = _shape(found, ("zone", i), zone["outline"], None, board, size)
+        if poly is None:
+            continue
+        zones.setdefault(zone["name"], poly)
+        sea = 1.0 - poly.intersection(land).area / poly.area
+        if sea < ZONE_SEA_MIN:
+            found.append((("zone", i, "outline"), f"a zone mostly at sea (at least {ZONE_SEA_MIN:.0%} sea)",
+                          f"{sea:.0%} sea"))
+    for name, route in doc["routes"].items():
+        found += _route(doc, name, route, board, size, land, zones)
+    for i, port in enumerate(doc["pirate_port"]):
+        found += _port(("pirate_port", i, "at"), port["at"], board, size, land)
+    return found
+
+
+def _unique_names(doc: dict) -> Found:
+    found: Found = []
+    for kind in ("land", "zone", "pirate_port"):
+        seen: dict[str, int] = {}
+        for i, item in enumerate(doc[kind]):
+            if item["name"] in seen:
+                found.append(((kind, i, "name"), f"a name not used by another [[{kind}]]",
+                              f"{item['name']!r}, already the name of {kind}[{seen[item['name']]}]"))
+            seen.setdefault(item["name"], i)
+    return found
+
+
+def _shape(found: Found, path: KeyPath, outline: list, holes: list | None, board: Polygon,
+           size: str) -> Polygon | None:
+    """Return the polygon if it is simple, has area and lies on the board; else record why not."""
+    poly = polygon_of(outline, holes)
+    if not poly.is_valid:
+        found.append((path + ("outline",), "a simple polygon (edges that do not cross or touch, holes inside)",
+                      _reason(poly)))
+        return None
+    if poly.area <= 0:
+        found.append((path + ("outline",), "a polygon with an area", "all its points on one line"))
+        return None
+    outside = _first_outside(outline, board)
+    if outside is not None:
+        found.append((path + ("outline", outside), f"a point on {size}", fmt(*outline[outside])))
+        return None
+    return poly
+
+
+def _reason(poly: Polygon) -> str:
+    """Return shapely's reason a polygon is invalid, with its point in cm."""
+    reason = is_valid_reason(poly)
+    match = re.match(r"([^\[]*)\[([-\d.e+]+) ([-\d.e+]+)\]", reason)
+    if not match:
+        return reason.lower()
+    return f"{match.group(1).strip().lower()} at {fmt(float(match.group(2)), float(match.group(3)))}"
+
+
+def _first_outside(points: list, board: Polygon) -> int | None:
+    for k, (x, y) in enumerate(points):
+        if not board.covers(Point(x, y)):
+            return k
+    return None
+
+
+def _route(doc: dict, name: str, route: dict, board: Polygon, size: str, land: BaseGeometry,
+           zones: dict[str, Polygon]) -> Found:
+    found: Found = []
+    path: KeyPath = ("routes", name)
+    points = [tuple(p) for p in route["centre_line"]]
+    outside = _first_outside(points, board)
+    if outside is not None:
+        return [(path + ("centre_line", outside), f"a point on {size}", fmt(*points[outside]))]
+    line = LineString(points)
+    if line.length <= 0:
+        return [(path + ("centre_line",), "a line of some length", "all its points in one place")]
+    if not line.is_simple:
+        found.append((path + ("centre_line",), "a line that does not cross itself", "a line crossing itself"))
+    if points[0][1] > points[-1][1]:
+        found.append((path + ("centre_line",), "the south end first (first point south of the last)",
+                      f"first point {fmt(*points[0])} north of last {fmt(*points[-1])}"))
+    on_land = line.intersection(land).length / line.length
+    if on_land > CENTRE_LINE_LAND_MAX:
+        found.append((path + ("centre_line",),
+                      f"a centre line mostly at sea (at most {CENTRE_LINE_LAND_MAX:.0%} of it over land)",
+                      f"{on_land:.0%} of it over land"))
+    for direction in ("north", "south"):
+        found += _leg(path + (direction,), direction, route[direction], line, board, size, land, zones)
+    return found
+
+
+def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Polygon, size: str,
+         land: BaseGeometry, zones: dict[str, Polygon]) -> Found:
+    found: Found = []
+    x, y = leg["start"]
+    start = Point(x, y)
+    if not board.covers(start):
+        return [(path + ("start",), f"a point on {size}", fmt(x, y))]
+    if land.covers(start):
+        found.append((path + ("start",), "a start at sea", f"{fmt(x, y)}, on land"))
+
+    def progress(p: Point) -> float:
+        along = line.project(p)
+        return along if direction == "north" else line.length - along
+
+    here = line.project(start)
+    ahead = line.interpolate(min(line.length, here + 1.0)) if direction == "north" else \
+        line.interpolate(max(0.0, here - 1.0))
+    behind = line.interpolate(here)
+    if ahead.distance(behind) > 0:
+        along = math.degrees(math.atan2(ahead.y - behind.y, ahead.x - behind.x))
+        off = abs((leg["heading"] - along + 180.0) % 360.0 - 180.0)
+        if off > HEADING_TOLERANCE:
+            found.append((path + ("heading",),
+                          f"a heading within {HEADING_TOLERANCE:g} degrees of the {direction}bound route's "
+                          f"direction at the start ({along:.0f})", f"{leg['heading']:g}"))
+    zone = zones.get(leg["destination"])
+    if zone is None:
+        known = sorted(zones)
+        found.append((path + ("destination",), f"the name of a [[zone]] (one of {known})",
+                      repr(leg["destination"])))
+        return found
+    if zone.covers(start):
+        found.append((path + ("start",), "a start outside its own destination zone",
+                      f"{fmt(x, y)}, inside zone {leg['destination']!r}"))
+    elif progress(zone.centroid) <= progress(start):
+        found.append((path + ("destination",),
+                      f"a zone further {direction} along the route than the start",
+                      f"zone {leg['destination']!r} behind the start"))
+    return found
+
+
+def _port(path: KeyPath, at: list, board: Polygon, size: str, land: BaseGeometry) -> Found:
+    x, y = at
+    point = Point(x, y)
+    if not board.covers(point):
+        return [(path, f"a point on {size}", fmt(x, y))]
+    if land.is_empty:
+        return [(path, "a port on a coast", "a map without land")]
+    coast = land.boundary.difference(board.exterior.buffer(1e-6)).distance(point)
+    if coast > PORT_REACH:
+        where = "inland" if land.covers(point) else "out at sea"
+        return [(path, f"a port on or within {PORT_REACH:g} cm of a coast", f"{fmt(x, y)}, {where} "
+                                                                            f"{coast:.1f} cm from the coast")]
+    return []

@@ -1,0 +1,90 @@
+"""The one map loader: read a TOML map file, check it (schema, then geometry), return a frozen Map."""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from functools import cache
+from pathlib import Path
+
+from somaliland.map.document import build
+from somaliland.map.errors import MapError, Problem
+from somaliland.map.geometry import check_document
+from somaliland.map.locate import find_line, line_index
+from somaliland.map.model import Map
+from somaliland.map.schema import MAPS_DIR, schema_problems
+
+DEFAULT_MAP = MAPS_DIR / "horn-of-africa.toml"
+
+
+def load(path: str | Path) -> Map:
+    """Load and check a map file.
+
+    Args:
+        path: the TOML map file.
+
+    Raises:
+        MapError: the file cannot be read, is not TOML, or breaks the schema or the geometry rules;
+            it lists every problem found, each with the file, key path (and line), expected and found.
+    """
+    data = _read(path)
+    return loads(data, str(path))
+
+
+def loads(data: bytes | str, source: str = "<map>") -> Map:
+    """Check the text of a map file and return its Map (see `load`)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    doc, problems = _parse(raw, source)
+    if problems:
+        raise MapError(problems)
+    return build(doc, source, hashlib.sha256(raw).hexdigest())
+
+
+def problems(path: str | Path) -> list[Problem]:
+    """Return every problem of a map file (empty if it is good); never raises for a bad file."""
+    try:
+        raw = _read(path)
+    except MapError as exc:
+        return list(exc.problems)
+    return _parse(raw, str(path))[1]
+
+
+@cache
+def default_map() -> Map:
+    """Return the default board, maps/horn-of-africa.toml (loaded once)."""
+    return load(DEFAULT_MAP)
+
+
+def shipped_maps() -> list[Path]:
+    """Return every map file shipped in maps/."""
+    return sorted(MAPS_DIR.glob("*.toml"))
+
+
+def _read(path: str | Path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise MapError([Problem(str(path), (), "a readable map file", exc.strerror or str(exc))]) from None
+
+
+def _parse(raw: bytes, source: str) -> tuple[dict, list[Problem]]:
+    """Return the document and its problems (schema first; geometry only once the schema holds)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return {}, [Problem(source, (), "UTF-8 text", f"byte {raw[exc.start]:#04x} at offset {exc.start}")]
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        line = None
+        if "(at line " in message:
+            message, _, where = message.partition(" (at line ")
+            line = int(where.split(",")[0].rstrip(")"))
+        elif "(at end of document)" in message:
+            message = message.replace(" (at end of document)", " at the end of the file")
+            line = text.count("\n") + 1
+        return {}, [Problem(source, (), "valid TOML", message.lower(), line)]
+    index = line_index(text)
+    found = schema_problems(doc) or check_document(doc)
+    return doc, [Problem(source, path, expected, got, find_line(index, path)) for path, expected, got in found]

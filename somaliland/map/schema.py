@@ -1,0 +1,88 @@
+"""The map file's JSON Schema (maps/map.schema.json): load it and turn its complaints into problems."""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from somaliland.map.errors import KeyPath
+
+MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
+SCHEMA_PATH = MAPS_DIR / "map.schema.json"
+
+_KIND = {"object": "a table", "array": "an array", "string": "a string", "number": "a number",
+         "integer": "a whole number", "boolean": "true or false"}
+
+
+@cache
+def schema() -> dict:
+    """Return the map file schema."""
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def describe(value: Any) -> str:
+    """Return a short description of a found value for messages."""
+    if isinstance(value, dict):
+        return f"a table with keys {sorted(value)}" if value else "an empty table"
+    if isinstance(value, list):
+        return f"an array of {len(value)} item{'s' * (len(value) != 1)}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def schema_problems(document: dict) -> list[tuple[KeyPath, str, str]]:
+    """Return (key path, expected, found) for every way the document breaks the schema."""
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(schema())
+    found = []
+    for error in validator.iter_errors(document):
+        path = tuple(error.absolute_path)
+        found.append((path, *_explain(error)))
+    found += _non_finite(document, ())
+    return sorted(found, key=lambda p: [(isinstance(k, int), str(k).zfill(8)) for k in p[0]])
+
+
+def _explain(error) -> tuple[str, str]:
+    """Return (expected, found) in words for one jsonschema error."""
+    v, want, got = error.validator, error.validator_value, error.instance
+    if v == "required":
+        missing = [k for k in want if k not in got]
+        return f"key {missing[0]!r}" if len(missing) == 1 else f"keys {missing}", "it missing"
+    if v == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(k for k in got if k not in allowed)
+        return f"only the keys {allowed}", f"unknown key{'s' * (len(extra) > 1)} {', '.join(map(repr, extra))}"
+    if v == "type":
+        kinds = want if isinstance(want, list) else [want]
+        return " or ".join(_KIND.get(k, k) for k in kinds), describe(got)
+    if v == "const":
+        return repr(want), describe(got)
+    if v == "enum":
+        return f"one of {want}", describe(got)
+    if v in ("minItems", "maxItems"):
+        what = "at least" if v == "minItems" else "at most"
+        return f"{what} {want} item{'s' * (want != 1)}", describe(got)
+    if v in ("minLength", "maxLength"):
+        what = "at least" if v == "minLength" else "at most"
+        return f"a string of {what} {want} character{'s' * (want != 1)}", describe(got)
+    if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        sign = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}[v]
+        return f"a number {sign} {want}", describe(got)
+    return error.message, describe(got)
+
+
+def _non_finite(value: Any, path: KeyPath) -> list[tuple[KeyPath, str, str]]:
+    """Return problems for NaN and infinite numbers, which the schema's bounds do not catch."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return [(path, "a finite number", repr(value))]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _non_finite(v, path + (k,))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _non_finite(v, path + (i,))]
+    return []
