@@ -1,0 +1,1 @@
+"""Whole games: the loop over rules, players and physics; game records; verification."""

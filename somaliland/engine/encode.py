@@ -1,0 +1,78 @@
+"""Turn the game's frozen data into JSON-ready dicts for the record, and the rules config back again.
+
+Floats are written with Python's shortest exact repr, so a record read back gives the same numbers;
+sampled paths are rounded (micrometres, 1e-6 on quaternions) to keep records small.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, fields
+from typing import Any
+
+from physics import RollResult, Throw
+from somaliland.rules.config import RulesConfig
+from somaliland.rules.fleet import ShipSpec
+from somaliland.rules.planning import Plan
+
+PATH_DECIMALS = 6
+
+
+def plain(value: Any) -> Any:
+    """Return value with enums as their values and tuples as lists, recursively."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    return value
+
+
+def throw_json(throw: Throw) -> dict[str, Any]:
+    """Return a throw as a dict (SI units)."""
+    return plain({f.name: getattr(throw, f.name) for f in fields(throw)})
+
+
+def throw_from_json(data: dict[str, Any]) -> Throw:
+    """Return the throw a record line describes."""
+    return Throw(die=data["die"], origin=tuple(data["origin"]), heading=data["heading"], speed=data["speed"],
+                 spin=tuple(data["spin"]), release_height=data["release_height"],
+                 orientation=tuple(data["orientation"]) if data["orientation"] is not None else None,
+                 style=data["style"])
+
+
+def roll_json(roll: RollResult, with_paths: bool) -> dict[str, Any]:
+    """Return a roll result as a dict; paths rounded, or left out."""
+    data = {f.name: plain(asdict(roll)[f.name]) for f in fields(roll) if f.name != "paths"}
+    if with_paths:
+        data["paths"] = [
+            {"name": p.name, "times": [round(t, PATH_DECIMALS) for t in p.times],
+             "positions": [[round(c, PATH_DECIMALS) for c in xyz] for xyz in p.positions],
+             "orientations": [[round(c, PATH_DECIMALS) for c in q] for q in p.orientations]}
+            for p in roll.paths
+        ]
+    return data
+
+
+def plan_json(plan: Plan) -> dict[str, Any]:
+    """Return a plan as a dict."""
+    return {"card": str(plan.card), "route": plan.route, "ships": list(plan.ships),
+            "ship_routes": list(plan.ship_routes)}
+
+
+def rules_json(config: RulesConfig) -> dict[str, Any]:
+    """Return every field of a rules config in SI units, exactly (read back with `rules_from_json`)."""
+    data = {f.name: plain(getattr(config, f.name)) for f in fields(config) if f.name != "fleet"}
+    data["fleet"] = [{"name": s.name, "faces": list(s.faces)} for s in config.fleet]
+    return data
+
+
+def rules_from_json(data: dict[str, Any]) -> RulesConfig:
+    """Return the rules config a record's header holds."""
+    values = dict(data)
+    values["fleet"] = tuple(ShipSpec(s["name"], tuple(s["faces"])) for s in data["fleet"])
+    for key, value in values.items():
+        if isinstance(value, list):
+            values[key] = tuple(value)
+    return RulesConfig(**values)

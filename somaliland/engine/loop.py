@@ -1,0 +1,210 @@
+"""The game loop: plays a whole game of Somaliland by driving the pure rules, the players and the physics.
+
+The state is frozen data and the only truth; each throw builds a physics scene from it, the roller
+says how the dice came to rest, and `apply_roll` decides what that means. Chance comes from one
+generator made from the setup's seed: the deal, the first player, the players' choices and their
+hands all draw from it in a fixed order, so a setup always plays the same game.
+
+Round sequence (R4–R15, D10): deal and draft; plans; turn 1 is the launching phase; after it the
+pirates seize a ship; turns 2..6 each move every route in R14's order (D9 within a route), then open a
+launching phase for ships not yet sailed, then the pirates seize again; the round is scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from physics import PlacedDie, Roller, Scene, SimSettings
+from somaliland import __version__
+from somaliland.engine.encode import plan_json, plain, roll_json, rules_json, throw_json
+from somaliland.engine.setup import GameSetup
+from somaliland.map.model import Map
+from somaliland.players.hand import execute
+from somaliland.players.policy import Policy, Table
+from somaliland.rules import (after_launch, apply_plans, apply_roll, begin_turn, check_throw, drafter, end_round,
+                              game_over, launcher, lose_turn, new_game, next_to_sail, open_launch, pick,
+                              placed_dice, seize, standings, start_draft, take_contracts, to_json)
+from somaliland.rules.errors import IllegalActionError
+from somaliland.rules.fleet import COLOURS, die_spec
+from somaliland.rules.moves import launch_pose
+from somaliland.rules.state import GameState, Status
+from somaliland.seeding import make_rng
+
+RECORD_SCHEMA = 1
+PolicyFactory = Callable[[str, Roller, dict[str, Any]], Policy]
+
+
+@dataclass
+class GameResult:
+    """A finished game: its record (one dict per line), the final state and the final table."""
+
+    events: list[dict[str, Any]]
+    state: GameState
+    winners: tuple[int, ...]
+    throws: int
+
+
+def default_factory(name: str, roller: Roller, params: dict[str, Any]) -> Policy:
+    """Return the registered strategy of that name."""
+    from somaliland.players.strategies import make_policy
+
+    return make_policy(name, roller, **params)
+
+
+class _Game:
+    """One game in progress: the state, the record, the players. Methods follow the round sequence."""
+
+    def __init__(self, setup: GameSetup, world: Map, roller: Roller, factory: PolicyFactory,
+                 sink: Callable[[dict[str, Any]], None] | None) -> None:
+        self.setup, self.world, self.roller, self.config = setup, world, roller, setup.rules
+        self.rng = make_rng(setup.seed)
+        self.policies = [factory(seat.strategy, roller, dict(seat.params)) for seat in setup.seats]
+        self.board = world.board()
+        self.events: list[dict[str, Any]] = []
+        self.sink = sink
+        self.throws = 0
+        self.state = new_game(self.config, self.rng)
+
+    # -- record ------------------------------------------------------------------------------------
+    def emit(self, kind: str, **data: Any) -> None:
+        event = {"kind": kind, "round": self.state.round, "turn": self.state.turn, **plain(data)}
+        self.events.append(event)
+        if self.sink is not None:
+            self.sink(event)
+
+    def emit_rules(self, events: tuple) -> None:
+        for e in events:
+            data = to_json(e)
+            self.emit(data.pop("kind"), **data)
+
+    def header(self) -> None:
+        s = self.setup
+        self.emit("game", schema=RECORD_SCHEMA, version=__version__, seed=s.seed,
+                  map={"file": str(s.map_path), "name": self.world.name, "sha256": self.world.sha256},
+                  rules=rules_json(self.config), physics=plain(_settings(self.roller)),
+                  seats=[{"seat": i, "colour": COLOURS[i], "strategy": seat.strategy,
+                          "skill": {"heading_sd_deg": seat.skill.heading_sd_deg, "speed_sd": seat.skill.speed_sd},
+                          "params": dict(seat.params)} for i, seat in enumerate(s.seats)],
+                  first_player=self.state.first_player, record_paths=s.record_paths)
+
+    def table(self, seat: int) -> Table:
+        return Table(self.state, self.world, self.config, seat)
+
+    # -- a round -----------------------------------------------------------------------------------
+    def play(self) -> GameResult:
+        self.header()
+        while not game_over(self.state, self.config):
+            self.draft()
+            self.plan()
+            self.turns()
+            self.state, scored = end_round(self.state, self.world, self.config)
+            self.emit_rules(scored)
+            self.emit("round_end", sheets=[_sheet(s) for s in self.state.sheets])
+        final = standings(self.state.sheets, self.config, self.rng)
+        self.emit("final", winners=list(final.winners), table=[
+            {"seat": st.seat, "colour": COLOURS[st.seat], "place": st.place, "points": st.points,
+             "full": self.state.sheets[st.seat].full, "half": self.state.sheets[st.seat].half,
+             "fulfilled": st.fulfilled, "ransom": st.ransom, "reason": st.reason} for st in final.table])
+        return GameResult(self.events, self.state, final.winners, self.throws)
+
+    def draft(self) -> None:
+        draft = start_draft(self.state, self.config, self.rng)
+        self.emit("deal", first_player=self.state.first_player, offer=[str(c) for c in draft.offer])
+        while (seat := drafter(draft)) is not None:
+            card = self.policies[seat].draft(self.table(seat), draft, self.rng)
+            draft = pick(draft, seat, card, self.config)
+            self.emit("draft_pick", seat=seat, card=str(card) if card else None)
+        self.state = take_contracts(self.state, draft)
+
+    def plan(self) -> None:
+        for seat in range(self.state.players):
+            if not self.state.held[seat]:
+                continue
+            plans = self.policies[seat].plan(self.table(seat), self.rng)
+            self.state = apply_plans(self.state, seat, plans, self.world, self.config)
+            self.emit("plan", seat=seat, plans=[plan_json(p) for p in plans])
+
+    def turns(self) -> None:
+        for _ in range(self.config.turns_per_round):
+            self.state = begin_turn(self.state, self.config)
+            self.emit("turn")
+            if self.state.turn > 1:
+                while (ship := next_to_sail(self.state, self.world, self.config)) is not None:
+                    if ship.skip > 0:
+                        self.state, skipped = lose_turn(self.state, ship.id, self.config)
+                        self.emit_rules(skipped)
+                    else:
+                        self.throw(ship.owner, ship.id)
+            self.launch_phase()
+            self.state, seized = seize(self.state, self.world, self.config)
+            self.emit_rules(seized)
+
+    def launch_phase(self) -> None:
+        phase = open_launch(self.state)
+        while (seat := launcher(phase, self.state)) is not None:
+            ship_id = self.policies[seat].launch(self.table(seat), self.rng)
+            if ship_id is not None:
+                ship = self.state.ship(ship_id)
+                if ship.owner != seat or ship.status is not Status.IN_PORT:
+                    raise IllegalActionError("launch", f"seat {seat} cannot launch {ship_id}",
+                                             [s.id for s in self.state.fleet(seat) if s.status is Status.IN_PORT])
+                self.throw(seat, ship_id)
+            else:
+                self.emit("launch_pass", seat=seat)
+            phase = after_launch(phase, seat, ship_id is not None, self.config)
+
+    # -- a throw -----------------------------------------------------------------------------------
+    def throw(self, seat: int, ship_id: str) -> None:
+        intended = self.policies[seat].throw(self.table(seat), ship_id, self.rng)
+        check_throw(self.state, ship_id, intended.origin, intended.heading, self.world, self.config)
+        actual = execute(intended, self.setup.seats[seat].skill, self.rng)
+        roll = self.roller.roll(self.scene(ship_id), actual)
+        self.throws += 1
+        self.emit("throw", seat=seat, ship=ship_id, intended=throw_json(intended), actual=throw_json(actual),
+                  result=roll_json(roll, self.setup.record_paths))
+        self.state, happened = apply_roll(self.state, ship_id, roll, self.world, self.config)
+        self.emit_rules(happened)
+
+    def scene(self, ship_id: str) -> Scene:
+        """Return the physics scene mirroring the state, with the ship to throw on the board."""
+        dice = placed_dice(self.state, self.config)
+        ship = self.state.ship(ship_id)
+        if ship.pose is None:  # in port: it waits at its route's start
+            spec = die_spec(ship.spec, self.config.die_size, self.config.die_mass)
+            dice = dice + (PlacedDie(ship.id, spec, launch_pose(ship, self.world, self.config)),)
+        return Scene(board=self.board, dice=dice)
+
+
+def _settings(roller: Roller) -> dict[str, Any]:
+    settings = getattr(roller, "settings", SimSettings())
+    return {f: getattr(settings, f) for f in settings.__dataclass_fields__}
+
+
+def _sheet(sheet) -> dict[str, Any]:
+    return {"seat": sheet.seat, "full": sheet.full, "half": sheet.half, "ransom": sheet.ransom,
+            "fulfilled": sheet.fulfilled, "points": sheet.points}
+
+
+def play_game(setup: GameSetup, world: Map, roller: Roller, factory: PolicyFactory = default_factory,
+              sink: Callable[[dict[str, Any]], None] | None = None) -> GameResult:
+    """Play a whole game and return its record and result.
+
+    Args:
+        setup: seed, rules, map file and seats.
+        world: the loaded map (its sha256 goes into the record).
+        roller: the physics roller (any `physics.Roller`).
+        factory: makes each seat's policy from its strategy name (the strategy registry by default).
+        sink: called with each record line as it happens (to stream a record to a file).
+
+    Raises:
+        IllegalActionError: a player attempted an illegal action (a bug in that strategy).
+    """
+    return _Game(setup, world, roller, factory, sink).play()
+
+
+def iter_throws(events: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Yield the throw lines of a record."""
+    return (e for e in events if e["kind"] == "throw")
+

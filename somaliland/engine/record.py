@@ -1,0 +1,98 @@
+"""Game records: JSON Lines, one event per line, the first line the game's header. Schema: RECORD.md.
+
+Writing streams each line as it happens (a crash leaves every finished line); reading checks each line
+and names the line of any fault.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO, Any
+
+from somaliland.errors import SomalilandError
+
+HEADER_KEYS = ("schema", "version", "seed", "map", "rules", "physics", "seats")
+
+
+class RecordError(SomalilandError):
+    """A game record that cannot be read: names the file, the line and what is wrong."""
+
+    def __init__(self, path: str, line: int, problem: str) -> None:
+        super().__init__(f"{path}, line {line}: {problem}")
+        self.path, self.line, self.problem = path, line, problem
+
+
+def dumps(event: dict[str, Any]) -> str:
+    """Return one record line (compact, keys in insertion order, exact floats)."""
+    return json.dumps(event, separators=(",", ":"), allow_nan=False)
+
+
+class RecordWriter:
+    """Writes record lines to a file as they come."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self._fh: IO[str] | None = self.path.open("w", encoding="utf-8")
+        except OSError as error:
+            raise RecordError(str(path), 0, f"cannot write: {error.strerror}") from None
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        assert self._fh is not None
+        self._fh.write(dumps(event) + "\n")
+
+    def close(self) -> None:
+        """Flush and close the file."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def __enter__(self) -> "RecordWriter":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_record(path: str | Path) -> list[dict[str, Any]]:
+    """Return the events of a record file, checking its shape.
+
+    Raises:
+        RecordError: unreadable file, a line that is not a JSON object with a `kind`, no header,
+            or a header missing keys (names the line).
+    """
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(name, 0, f"cannot read: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(name, 0, "not a text file") from None
+    events = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line, parse_constant=_reject_constant)
+        except (json.JSONDecodeError, ValueError) as error:
+            raise RecordError(name, number, f"not valid JSON ({error})") from None
+        if not isinstance(event, dict) or not isinstance(event.get("kind"), str):
+            raise RecordError(name, number, "expected a JSON object with a \"kind\"")
+        events.append(event)
+    if not events:
+        raise RecordError(name, 1, "empty record")
+    head = events[0]
+    if head["kind"] != "game":
+        raise RecordError(name, 1, f"expected the \"game\" header first, found \"{head['kind']}\"")
+    missing = [k for k in HEADER_KEYS if k not in head]
+    if missing:
+        raise RecordError(name, 1, f"header lacks {', '.join(missing)}")
+    if events[-1]["kind"] != "final":
+        raise RecordError(name, len(text.splitlines()), "the record ends before the game does (no \"final\" line)")
+    return events
+
+
+def _reject_constant(token: str) -> float:
+    raise ValueError(f"{token} is not allowed in a record")
+

@@ -1,0 +1,130 @@
+"""Re-simulate a game record and report the first line where the re-run differs, or that it matches."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from physics import SimSettings, make_roller
+from somaliland import __version__
+from somaliland.engine.encode import rules_from_json
+from somaliland.engine.loop import play_game
+from somaliland.engine.record import RecordError, dumps, read_record
+from somaliland.engine.setup import GameSetup, Seat
+from somaliland.players.hand import ThrowSkill
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of a verification: ok, or the first differing line and what differs."""
+
+    ok: bool
+    lines: int  # lines compared
+    message: str
+    warnings: tuple[str, ...] = ()
+
+
+class _Parted(Exception):
+    def __init__(self, index: int, recorded: dict[str, Any] | None, simulated: dict[str, Any]) -> None:
+        self.index, self.recorded, self.simulated = index, recorded, simulated
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    """Return the key path of the first place two JSON values differ, or None if equal."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in list(a) + [k for k in b if k not in a]:
+            if key not in a or key not in b:
+                return f"{path}.{key}".lstrip(".")
+            found = first_difference(a[key], b[key], f"{path}.{key}")
+            if found is not None:
+                return found.lstrip(".")
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = first_difference(x, y, f"{path}[{i}]")
+            if found is not None:
+                return found
+        return None if len(a) == len(b) else f"{path} (length {len(a)} vs {len(b)})"
+    return None if a == b else (path or "(value)")
+
+
+def setup_from_header(head: dict[str, Any], path: str) -> tuple[GameSetup, SimSettings]:
+    """Return the game setup and physics settings a record's header describes.
+
+    Raises:
+        RecordError: a header value that does not make a valid setup (names line 1).
+    """
+    try:
+        seats = tuple(Seat(s["strategy"], ThrowSkill(**s["skill"]), tuple(sorted(s.get("params", {}).items())))
+                      for s in head["seats"])
+        setup = GameSetup(seed=head["seed"], seats=seats, rules=rules_from_json(head["rules"]),
+                          map_path=Path(head["map"]["file"]), record_paths=head.get("record_paths", True))
+        settings = SimSettings(**head["physics"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise RecordError(path, 1, f"the header does not describe a game: {error}") from None
+    return setup, settings
+
+
+def verify_record(path: str | Path) -> Verdict:
+    """Re-simulate the game a record describes and compare it line by line.
+
+    Raises:
+        RecordError: the record cannot be read or its header is not a game.
+        MapError: the map file named in the header cannot be loaded.
+    """
+    from somaliland.map import load
+
+    name = str(path)
+    events = read_record(path)
+    head = events[0]
+    setup, settings = setup_from_header(head, name)
+    warnings = []
+    if head["version"] != __version__:
+        warnings.append(f"recorded by somaliland {head['version']}, verifying with {__version__}")
+    world = load(setup.map_path)
+    if world.sha256 != head["map"]["sha256"]:
+        return Verdict(False, 0, f"the map file {setup.map_path} has changed since the game was recorded "
+                                 f"(sha256 {world.sha256[:12]}, recorded {head['map']['sha256'][:12]})",
+                       tuple(warnings))
+    count = 0
+
+    def compare(event: dict[str, Any]) -> None:
+        nonlocal count
+        simulated = json.loads(dumps(event))
+        recorded = events[count] if count < len(events) else None
+        if recorded != simulated:
+            raise _Parted(count, recorded, simulated)
+        count += 1
+
+    with make_roller(settings) as roller:
+        try:
+            play_game(setup, world, roller, sink=compare)
+        except _Parted as parted:
+            line = parted.index + 1
+            if parted.recorded is None:
+                return Verdict(False, count, f"the re-run goes on after the record's last line ({line - 1})",
+                               tuple(warnings))
+            where = first_difference(parted.recorded, parted.simulated)
+            return Verdict(False, count, f"line {line} ({parted.recorded['kind']}) differs at {where}: recorded "
+                           f"{_at(parted.recorded, where)!r}, re-simulated {_at(parted.simulated, where)!r}",
+                           tuple(warnings))
+    if count != len(events):
+        return Verdict(False, count, f"the re-run ended at line {count}, the record has {len(events)} lines",
+                       tuple(warnings))
+    return Verdict(True, count, f"OK: {count} lines re-simulated identically", tuple(warnings))
+
+
+def _at(data: Any, where: str | None) -> Any:
+    """Return the value at a key path like 'result.thrown.position[0]' (best effort, for messages)."""
+    import re
+
+    if not where:
+        return data
+    for part in re.findall(r"[^.\[\]]+|\[\d+\]", where.split(" (")[0]):
+        try:
+            data = data[int(part[1:-1])] if part.startswith("[") else data[part]
+        except (KeyError, IndexError, TypeError):
+            return "?"
+    return data if not isinstance(data, (dict, list)) else json.dumps(data)[:80]
