@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from rules_fixtures import HALF, config, rest, roll, world
+from rules_fixtures import config, game, place, rest, roll, world
 from somaliland.rules import (Plan, RulesConfig, Status, after_launch, apply_plans, apply_roll, begin_turn,
                               check_throw, drafter, end_round, game_over, launch_pose, launchable, launcher,
                               lose_turn, new_game, next_to_sail, open_launch, pick, placed_dice, seize,
@@ -123,9 +124,6 @@ def test_same_seed_same_game_event_for_event() -> None:
 
 
 def test_a_ship_never_moves_after_sinking_and_is_gone_from_later_rounds() -> None:
-    from dataclasses import replace
-    from rules_fixtures import game, place, N
-    from somaliland.rules import Card
     state = replace(game(), turn=2)
     state = place(state, "red-24", status=Status.SUNK)
     assert "red-24" not in throwable(state, config())

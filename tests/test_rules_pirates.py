@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -112,3 +113,13 @@ def test_R20_a_collision_partner_no_longer_touching_stays_free() -> None:
     state, events = seize(_collided(0.01), world(), config())
     assert [e.ship for e in events] == ["red-6a"]
     assert state.ship("green-6a").status is Status.LOST_TURN
+
+
+def test_R13_a_second_ship_seized_into_an_occupied_port_is_set_down_beside_the_first() -> None:
+    state = fleet_at(("red-8", 0.72, 0.67))
+    state, _ = seize(state, world(), config())
+    state = place(state, "green-8", 0.72, 0.66, **SOMALIA_N)
+    state, events = seize(state, world(), config())
+    first, second = state.ship("red-8").pose.position, state.ship("green-8").pose.position
+    assert events[0].ship == "green-8" and first[:2] == (0.72, 0.70)
+    assert math.dist(first[:2], second[:2]) == pytest.approx(1.5 * 0.016)

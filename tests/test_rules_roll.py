@@ -9,7 +9,7 @@ import pytest
 
 from physics import OffBoard, TipOver
 from physics.dice import resting_orientation
-from rules_fixtures import N, S, config, game, place, rest, roll, world
+from rules_fixtures import N, config, game, place, rest, roll, world
 from somaliland.rules import Card, RollMismatchError, Status, apply_roll, to_json
 from somaliland.rules.accidents import bottom_face_centre, is_aground
 
@@ -149,3 +149,21 @@ def test_a_pushed_ship_into_its_destination_arrives() -> None:
     state, events = apply_roll(state, "red-6a", r, world(), config())
     assert state.ship("green-6a").status is Status.ARRIVED
     assert state.ship("red-6a").status is Status.LOST_TURN
+
+
+def test_R19_a_ship_put_back_where_another_die_lies_is_set_down_clear_of_it() -> None:
+    state = at_sea(("red-6a", 0.62, 0.85), ("green-6a", 0.70, 0.892))
+    r = roll(rest("red-6a", 0.70, 0.95), off_board=(OffBoard("red-6a", (0.70, 0.95, -0.003), False),))
+    state, _ = apply_roll(state, "red-6a", r, world(), config())
+    back = state.ship("red-6a").pose.position[:2]
+    assert math.dist(back, (0.70, 0.892)) >= 1.5 * 0.016 - 1e-9
+    assert 0.008 <= back[0] <= 0.742 and 0.008 <= back[1] <= 0.892 + 1e-9
+
+
+def test_R19_a_die_put_back_on_raised_land_rests_on_its_relief() -> None:
+    from somaliland.map.model import Land
+    raised = replace(world(), lands=(Land("africa", world().lands[0].polygon, relief=0.004),))
+    state = at_sea(("red-6a", 0.55, 0.1))
+    r = roll(rest("red-6a", 0.40, 0.25), off_board=(OffBoard("red-6a", (0.40, 0.25, -0.003), False),))
+    state, _ = apply_roll(state, "red-6a", r, raised, config(off_board="nearest_board"))
+    assert state.ship("red-6a").pose.position == pytest.approx((0.40, 0.25, 0.012))

@@ -12,7 +12,7 @@ from shapely import MultiPoint, Point, Polygon, box
 from shapely.ops import nearest_points
 
 from physics import Pose, RollResult, TipOver
-from physics.dice import FACE_AXES, face_down, rotation_matrix, square_up
+from physics.dice import FACE_AXES, face_down, rotation_matrix
 from somaliland.map.model import Map
 from somaliland.rules.config import RulesConfig
 
@@ -88,19 +88,20 @@ def sea(world: Map, size: float) -> Polygon:
     return area if not area.is_empty else box(0, 0, world.width, world.depth).difference(world.land)
 
 
+def replacement_area(world: Map, config: RulesConfig) -> Polygon:
+    """Return where a ship that left the board may be put back: the sea, or the whole board (R19, D13)."""
+    h = config.die_size / 2
+    return sea(world, config.die_size) if config.off_board == "nearest_sea" else box(h, h, world.width - h,
+                                                                                    world.depth - h)
+
+
 def replacement_point(rest: tuple[float, float], start: tuple[float, float], world: Map,
                       config: RulesConfig) -> tuple[float, float]:
-    """Return where a ship that left the board comes back (R19, D13)."""
+    """Return where a ship that left the board comes back, before making room for other dice (R19, D13)."""
     if config.off_board == "move_start":
         return start
-    target = sea(world, config.die_size) if config.off_board == "nearest_sea" else box(
-        config.die_size / 2, config.die_size / 2, world.width - config.die_size / 2, world.depth - config.die_size / 2)
+    target = replacement_area(world, config)
     if target.covers(Point(rest)):
         return rest
     p = nearest_points(target, Point(rest))[0]
     return p.x, p.y
-
-
-def replaced_pose(pose: Pose, at: tuple[float, float], size: float) -> Pose:
-    """Return a die's pose put back flat at `at`, keeping the face up and heading it came to rest with (R19)."""
-    return Pose((at[0], at[1], size / 2), square_up(pose.orientation))

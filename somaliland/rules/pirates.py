@@ -5,12 +5,11 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from physics import Pose
-from physics.dice import square_up
 from somaliland.map.model import Map, PiratePort
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.events import Seized
 from somaliland.rules.accidents import touching
+from somaliland.rules.placement import free_spot, set_down
 from somaliland.rules.state import SAILING, GameState, ShipState, Status, with_sheet, with_ships
 
 
@@ -36,15 +35,16 @@ def nearest(state: GameState, world: Map, config: RulesConfig) -> tuple[ShipStat
     return best
 
 
-def port_pose(pose: Pose, at: tuple[float, float], size: float) -> Pose:
-    """Return a die moved into a port at `at`: flat, showing the face it showed (R13)."""
-    return Pose((at[0], at[1], size / 2), square_up(pose.orientation))
+def _take(state: GameState, ship: ShipState, port: PiratePort, world: Map,
+          config: RulesConfig) -> tuple[GameState, int]:
+    """Return the state with the ship held in the port and its ransom charged to its owner, and the ransom (R13).
 
-
-def _take(state: GameState, ship: ShipState, at: tuple[float, float], config: RulesConfig) -> tuple[GameState, int]:
-    """Return the state with the ship held at `at` and its ransom charged to its owner, and the ransom (R13)."""
+    The die is set down at the port, or beside it when other dice lie there, showing the face it showed.
+    """
     ransom = ship.top_value()
-    held = replace(ship, status=Status.HELD, pose=port_pose(ship.pose, at, config.die_size),  # type: ignore[arg-type]
+    others = [s.pose.position[:2] for s in state.ships if s.pose is not None and s.id != ship.id]
+    at = free_spot(port.point, others, config.die_size)
+    held = replace(ship, status=Status.HELD, pose=set_down(ship.pose, at, config.die_size, world),  # type: ignore[arg-type]
                    skip=ship.skip + 1, seized_from=ship.pose, partners=())
     sheet = state.sheets[ship.owner]
     state = with_sheet(state, replace(sheet, ransom=sheet.ransom + ransom))
@@ -62,18 +62,13 @@ def seize(state: GameState, world: Map, config: RulesConfig) -> tuple[GameState,
     if found is None:
         return state, ()
     ship, port, distance = found
-    state, ransom = _take(state, ship, port.point, config)
+    state, ransom = _take(state, ship, port, world, config)
     events = [Seized(ship.id, port.name, distance, ransom)]
     if ship.skip > 0:
         for pid in ship.partners:
             partner = state.ship(pid)
             if eligible(partner, config) and touching(ship.pose, partner.pose, config):  # type: ignore[arg-type]
-                dx, dy = (partner.pose.position[0] - ship.pose.position[0],  # type: ignore[union-attr]
-                          partner.pose.position[1] - ship.pose.position[1])  # type: ignore[union-attr]
-                norm = math.hypot(dx, dy) or 1.0
-                gap = config.die_size * 1.5
-                at = (port.point[0] + gap * dx / norm, port.point[1] + gap * dy / norm)
-                state, partner_ransom = _take(state, partner, at, config)
+                state, partner_ransom = _take(state, partner, port, world, config)
                 events.append(Seized(pid, port.name, math.dist(partner.pose.position[:2], port.point),  # type: ignore[union-attr]
                                      partner_ransom, with_partner_of=ship.id))
     return state, tuple(events)

@@ -6,13 +6,14 @@ from dataclasses import replace
 
 from physics import Pose, RollResult
 from somaliland.map.model import Map
-from somaliland.rules.accidents import crash, is_aground, replaced_pose, replacement_point
+from somaliland.rules.accidents import crash, is_aground, replacement_area, replacement_point
 from somaliland.rules.arrival import in_destination
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.errors import IllegalActionError, RollMismatchError
 from somaliland.rules.events import (Arrived, Collision, Event, Grounded, Launched, LostTurn, Replaced, Sunk,
                                      Tipped)
 from somaliland.rules.moves import counts_as_move, start_pose, throwable
+from somaliland.rules.placement import free_spot, set_down
 from somaliland.rules.state import SAILING, GameState, ShipState, Status, with_ships
 
 SAILS_ON = frozenset({Status.AT_SEA, Status.AGROUND, Status.LOST_TURN, Status.OFF_BOARD})
@@ -29,6 +30,15 @@ def _check_roll(state: GameState, ship_id: str, roll: RollResult, config: RulesC
         other = next((s for s in state.ships if s.id == rest.name), None)
         if other is None or other.pose is None:
             raise RollMismatchError(f"the roll moved {rest.name!r}, which is not a ship on the board")
+
+
+def _put_back(name: str, rest: tuple[float, float], before: tuple[float, float], ships: dict[str, ShipState],
+              world: Map, config: RulesConfig) -> tuple[float, float]:
+    """Return where a die that left the board is set down: D13's point, moved clear of other dice (R19)."""
+    at = replacement_point(rest, before, world, config)
+    others = [s.pose.position[:2] for s in ships.values() if s.pose is not None and s.id != name]
+    area = None if config.off_board == "move_start" else replacement_area(world, config).buffer(1e-7)
+    return free_spot(at, others, config.die_size, area)
 
 
 def apply_roll(state: GameState, ship_id: str, roll: RollResult, world: Map,
@@ -57,14 +67,15 @@ def apply_roll(state: GameState, ship_id: str, roll: RollResult, world: Map,
     penalised: dict[str, str] = {}
     off = {o.name for o in roll.off_board}
     for rest in roll.moved:
-        pose = Pose(rest.position, rest.orientation)
+        ships[rest.name] = replace(ships[rest.name], pose=Pose(rest.position, rest.orientation))
+    for rest in roll.moved:
         if rest.name in off:
-            at = replacement_point(rest.position[:2], start if rest.name == ship_id else
-                                   ships[rest.name].pose.position[:2], world, config)  # type: ignore[union-attr]
-            pose = replaced_pose(pose, at, config.die_size)
+            before = start if rest.name == ship_id else state.ship(rest.name).pose.position[:2]  # type: ignore[union-attr]
+            at = _put_back(rest.name, rest.position[:2], before, ships, world, config)
+            ships[rest.name] = replace(ships[rest.name], pose=set_down(ships[rest.name].pose, at, config.die_size,
+                                                                       world))  # type: ignore[arg-type]
             events.append(Replaced(rest.name, rest.position, at))
-            penalised.setdefault(rest.name, Status.OFF_BOARD.value)
-        ships[rest.name] = replace(ships[rest.name], pose=pose)
+            penalised[rest.name] = Status.OFF_BOARD.value
     result = crash(roll, config)
     events.extend(Collision(ship_id, a, b) for a, b in result.pairs)
     events.extend(Tipped(t.name, t.value_before, t.value_after) for t in result.tipped)
