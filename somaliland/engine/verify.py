@@ -10,7 +10,7 @@ from typing import Any
 from physics import SimSettings, make_roller
 from somaliland import __version__
 from somaliland.engine.encode import rules_from_json
-from somaliland.engine.loop import play_game
+from somaliland.engine.loop import PolicyFactory, default_factory, play_game
 from somaliland.engine.record import RecordError, dumps, read_record
 from somaliland.engine.setup import GameSetup, Seat
 from somaliland.players.hand import ThrowSkill
@@ -67,8 +67,12 @@ def setup_from_header(head: dict[str, Any], path: str) -> tuple[GameSetup, SimSe
     return setup, settings
 
 
-def verify_record(path: str | Path) -> Verdict:
+def verify_record(path: str | Path, factory: PolicyFactory = default_factory) -> Verdict:
     """Re-simulate the game a record describes and compare it line by line.
+
+    Args:
+        path: the record file.
+        factory: makes the players from the header's strategy names (the strategy registry by default).
 
     Raises:
         RecordError: the record cannot be read or its header is not a game.
@@ -100,7 +104,7 @@ def verify_record(path: str | Path) -> Verdict:
 
     with make_roller(settings) as roller:
         try:
-            play_game(setup, world, roller, sink=compare)
+            play_game(setup, world, roller, factory, sink=compare)
         except _Parted as parted:
             line = parted.index + 1
             if parted.recorded is None:

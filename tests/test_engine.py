@@ -1,0 +1,99 @@
+"""The game loop, records and verification, with a plain scripted player (strategies are tested apart)."""
+
+import json
+
+import pytest
+
+from physics import make_roller
+from scripted import scripted_factory
+from somaliland.engine.account import account
+from somaliland.engine.loop import play_game
+from somaliland.engine.record import RecordError, RecordWriter, read_record
+from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat
+from somaliland.engine.verify import first_difference, verify_record
+from somaliland.map import load
+from somaliland.rules import RulesConfig
+
+WORLD = load(DEFAULT_MAP)
+
+
+def setup(seed=3, players=2, rounds=2):
+    routes = ["africa", "somalia", "africa", "somalia"][:players]
+    return GameSetup(seed=seed, seats=tuple(Seat(r) for r in routes),
+                     rules=RulesConfig(players=players, rounds=rounds))
+
+
+def play(s):
+    with make_roller() as roller:
+        return play_game(s, WORLD, roller, scripted_factory)
+
+
+def first_parting(a, b):
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"event {i} ({x['kind']}) at {first_difference(x, y)}"
+    return None if len(a) == len(b) else f"lengths {len(a)} and {len(b)}"
+
+
+def test_same_seed_same_record():
+    a, b = play(setup(seed=5)), play(setup(seed=5))
+    assert first_parting(a.events, b.events) is None
+
+
+def test_other_seed_other_game():
+    assert first_parting(play(setup(seed=5)).events, play(setup(seed=6)).events) is not None
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    path = tmp_path_factory.mktemp("rec") / "game.jsonl"
+    with RecordWriter(path) as writer, make_roller() as roller:
+        result = play_game(setup(seed=11), WORLD, roller, scripted_factory, sink=writer)
+    return path, result
+
+
+def test_record_is_json_lines_that_read_back(recorded):
+    path, result = recorded
+    lines = path.read_text().splitlines()
+    assert len(lines) == len(result.events)
+    assert read_record(path) == [json.loads(json.dumps(e)) for e in result.events]
+    head = json.loads(lines[0])
+    assert head["kind"] == "game" and head["seed"] == 11 and len(head["map"]["sha256"]) == 64
+    assert json.loads(lines[-1])["kind"] == "final"
+
+
+def test_verify_says_ok_for_an_untouched_record(recorded):
+    verdict = verify_record(recorded[0], scripted_factory)
+    assert verdict.ok, verdict.message
+
+
+def test_verify_names_the_first_line_that_differs(recorded, tmp_path):
+    lines = recorded[0].read_text().splitlines()
+    k = next(i for i, line in enumerate(lines) if json.loads(line)["kind"] == "throw")
+    event = json.loads(lines[k])
+    event["result"]["thrown"]["face_value"] += 1
+    lines[k] = json.dumps(event)
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join(lines) + "\n")
+    verdict = verify_record(edited, scripted_factory)
+    assert not verdict.ok
+    assert f"line {k + 1} (throw) differs at result.thrown.face_value" in verdict.message
+
+
+@pytest.mark.parametrize("mangle, message", [
+    (lambda lines: lines[:-3], "ends before the game does"),
+    (lambda lines: lines[:4] + ["{not json"] + lines[5:], "line 5: not valid JSON"),
+    (lambda lines: lines[1:], "line 1: expected the \"game\" header first"),
+    (lambda lines: ["[1, 2]"] + lines[1:], "line 1: expected a JSON object"),
+    (lambda lines: [], "empty record"),
+])
+def test_broken_records_fail_cleanly_naming_the_line(recorded, tmp_path, mangle, message):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(mangle(recorded[0].read_text().splitlines())))
+    with pytest.raises(RecordError, match=message):
+        read_record(bad)
+
+
+def test_account_tells_rounds_and_final_table(recorded):
+    text = "\n".join(account(recorded[1].events))
+    assert "Round 1" in text and "Round 2" in text and "Final table" in text and "Winner:" in text
