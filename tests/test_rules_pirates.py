@@ -123,3 +123,12 @@ def test_R13_a_second_ship_seized_into_an_occupied_port_is_set_down_beside_the_f
     first, second = state.ship("red-8").pose.position, state.ship("green-8").pose.position
     assert events[0].ship == "green-8" and first[:2] == (0.72, 0.70)
     assert math.dist(first[:2], second[:2]) == pytest.approx(1.5 * 0.016)
+
+
+def test_D8_where_seized_release_makes_room_if_another_die_now_lies_there() -> None:
+    cfg = config(held_release="where_seized")
+    state = fleet_at(("red-8", 0.72, 0.67))
+    state, _ = seize(state, world(), cfg)
+    state = place(state, "green-8", 0.72, 0.67, **SOMALIA_N)
+    state, _ = lose_turn(replace(state, turn=2), "red-8", cfg)
+    assert math.dist(state.ship("red-8").pose.position[:2], (0.72, 0.67)) == pytest.approx(1.5 * 0.016)

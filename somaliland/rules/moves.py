@@ -13,6 +13,7 @@ from somaliland.rules.errors import IllegalActionError
 from somaliland.rules.events import TurnSkipped
 from somaliland.rules.fleet import die_spec
 from somaliland.rules.order import due_to_sail
+from somaliland.rules.placement import free_spot
 from somaliland.rules.state import GameState, ShipState, Status, with_ships
 
 UP = FACE_NAMES.index("+z")
@@ -92,6 +93,9 @@ def lose_turn(state: GameState, ship_id: str, config: RulesConfig) -> tuple[Game
     if skip == 0 and status is not Status.HELD:
         status = Status.AT_SEA
     if skip == 0 and status is Status.HELD and config.held_release == "where_seized" and ship.seized_from:
-        pose = ship.seized_from
+        others = [s.pose.position[:2] for s in state.ships if s.pose is not None and s.id != ship_id]
+        x, y, z = ship.seized_from.position
+        at = free_spot((x, y), others, config.die_size)
+        pose = Pose((at[0], at[1], z), ship.seized_from.orientation)
     new = replace(ship, skip=skip, status=status, pose=pose, sailed_turn=state.turn, partners=())
     return with_ships(state, new), (TurnSkipped(ship_id, ship.status.value),)
