@@ -6,6 +6,8 @@ import math
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from physics import OffBoard, TipOver
 from physics.dice import resting_orientation
@@ -167,3 +169,40 @@ def test_R19_a_die_put_back_on_raised_land_rests_on_its_relief() -> None:
     r = roll(rest("red-6a", 0.40, 0.25), off_board=(OffBoard("red-6a", (0.40, 0.25, -0.003), False),))
     state, _ = apply_roll(state, "red-6a", r, raised, config(off_board="nearest_board"))
     assert state.ship("red-6a").pose.position == pytest.approx((0.40, 0.25, 0.012))
+
+
+ships_on_board = ["red-6a", "red-8", "green-6a", "green-24"]
+
+
+@st.composite
+def scripted_rolls(draw):
+    """Draw a position of four ships at sea and a roll of one of them that may push, tip or lose the others."""
+    xs = [draw(st.floats(0.05, 0.70)) for _ in ships_on_board]
+    ys = [0.05 + 0.2 * i for i in range(len(ships_on_board))]
+    thrown = draw(st.sampled_from(ships_on_board))
+    movers = [n for n in ships_on_board if n == thrown or draw(st.booleans())]
+    rests = [rest(n, draw(st.floats(-0.1, 0.85)), draw(st.floats(-0.1, 1.0)), face=draw(st.integers(0, 5)))
+             for n in movers]
+    rests.sort(key=lambda r: r.name != thrown)
+    off = tuple(OffBoard(r.name, r.position, False) for r in rests
+                if not (0 <= r.position[0] <= 0.75 and 0 <= r.position[1] <= 0.90))
+    contacts = tuple((thrown, n) for n in movers[1:] if n != thrown and draw(st.booleans()))
+    tips = tuple(TipOver(n, 4, 0, 1, 1) for _, n in contacts if draw(st.booleans()))
+    return list(zip(ships_on_board, xs, ys)), thrown, roll(*rests, contacts=contacts, tipovers=tips, off_board=off)
+
+
+@settings(max_examples=150, deadline=None)
+@given(scripted_rolls())
+def test_R12_R19_any_roll_leaves_a_consistent_state(case) -> None:
+    position, thrown, r = case
+    state = at_sea(*position)
+    after, events = apply_roll(state, thrown, r, world(), config())
+    for ship in after.ships:
+        assert (ship.pose is None) == (ship.status in (Status.IN_PORT, Status.SUNK))
+        assert ship.skip <= state.ship(ship.id).skip + 1  # at most one lost turn per roll
+        if ship.pose is not None and ship.id in {o.name for o in r.off_board}:
+            assert 0 <= ship.pose.position[0] <= 0.75 and 0 <= ship.pose.position[1] <= 0.90  # R19
+            assert not world().is_land(*ship.pose.position[:2])  # D13: the sea
+    assert after.ship(thrown).moves == 1
+    assert (after.ship(thrown).status is Status.SUNK) == bool(r.tipovers)  # R18
+    assert all(isinstance(to_json(e), dict) for e in events)

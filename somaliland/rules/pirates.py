@@ -6,9 +6,9 @@ import math
 from dataclasses import replace
 
 from somaliland.map.model import Map, PiratePort
+from somaliland.rules.accidents import touching
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.events import Seized
-from somaliland.rules.accidents import touching
 from somaliland.rules.placement import free_spot, set_down
 from somaliland.rules.state import SAILING, GameState, ShipState, Status, with_sheet, with_ships
 
