@@ -25,6 +25,17 @@ def register(commands: argparse._SubParsersAction) -> None:
                       help="throws for the naive script (default 20; it is ~100x slower)")
     roll.add_argument("--json", action="store_true", help="print one JSON object")
     roll.set_defaults(run=run_roll)
+    game = sub.add_parser(
+        "game", help="CPU seconds per 4-player game on the default map at full physics, and where they go",
+        description="Play whole 4-player games (strategy ev, skill 0.75, default rules and map, records "
+                    "kept in memory with paths) and report the median CPU seconds per game, throws per game, "
+                    "and a profile summary of one game: time in physics, AI aiming, rules, and the loop.",
+    )
+    game.add_argument("--games", type=types.positive_int, default=5, help="games to time (default 5)")
+    game.add_argument("--seed", type=types.seed, default=1, help="seed of the first game (default 1)")
+    game.add_argument("--strategies", default="ev", help="strategies, as for play (default ev)")
+    game.add_argument("--json", action="store_true", help="print one JSON object")
+    game.set_defaults(run=run_game)
 
 
 def run_roll(args: argparse.Namespace) -> int:
@@ -77,3 +88,75 @@ def _sum(parts):
     from somaliland.bench import RollRate
 
     return RollRate(sum(p.throws for p in parts), sum(p.seconds for p in parts), sum(p.steps for p in parts))
+
+
+def run_game(args: argparse.Namespace) -> int:
+    """Run the game benchmark."""
+    import cProfile
+    import pstats
+    import statistics
+    import time
+
+    from physics import make_roller
+    from somaliland.engine.loop import play_game
+    from somaliland.engine.setup import DEFAULT_MAP, GameSetup, seats_from
+    from somaliland.map import load
+    from somaliland.players.hand import ThrowSkill
+    from somaliland.rules import RulesConfig
+
+    world = load(DEFAULT_MAP)
+    rules = RulesConfig(players=4)
+    seats = seats_from(args.strategies.split(","), 4, ThrowSkill.level(0.75))
+    cpu, throws = [], []
+    with make_roller() as roller:
+        for k in range(args.games):
+            setup = GameSetup(seed=args.seed + k, seats=seats, rules=rules)
+            t0 = time.process_time()
+            result = play_game(setup, world, roller)
+            cpu.append(time.process_time() - t0)
+            throws.append(result.throws)
+        profile = cProfile.Profile()
+        profile.enable()
+        play_game(GameSetup(seed=args.seed, seats=seats, rules=rules), world, roller)
+        profile.disable()
+    areas = _profile_areas(pstats.Stats(profile))
+    out = {"games": args.games, "median_cpu_s": round(statistics.median(cpu), 3),
+           "min_cpu_s": round(min(cpu), 3), "max_cpu_s": round(max(cpu), 3),
+           "median_throws": statistics.median(throws), "target_cpu_s": 1.0, "profile_share": areas}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{args.games} four-player games on {world.name}: median {out['median_cpu_s']} CPU s per game "
+          f"(min {out['min_cpu_s']}, max {out['max_cpu_s']}; target 1.0), median {out['median_throws']} throws")
+    print("where one game's time goes:")
+    for area, share in areas.items():
+        print(f"  {area:<28} {share:6.1%}")
+    return 0
+
+
+_AREAS = (  # (label, path fragment): a function's own time is charged to the first fragment it matches
+    ("physics stepping (Bullet)", "stepSimulation"),
+    ("physics (rest of a roll)", "/physics/"),
+    ("pybullet calls", "pybullet"),
+    ("AI players", "/somaliland/players/"),
+    ("rules", "/somaliland/rules/"),
+    ("map geometry (shapely)", "shapely"),
+    ("game loop and record", "/somaliland/engine/"),
+)
+
+
+def _profile_areas(stats) -> dict[str, float]:
+    """Return the share of a profile's own time per area of the code."""
+    totals: dict[str, float] = {label: 0.0 for label, _ in _AREAS}
+    totals["other (numpy, scipy, python)"] = 0.0
+    grand = 0.0
+    for (filename, _, function), (_, _, own, _, _) in stats.stats.items():
+        grand += own
+        where = f"{filename}:{function}"
+        for label, fragment in _AREAS:
+            if fragment in where:
+                totals[label] += own
+                break
+        else:
+            totals["other (numpy, scipy, python)"] += own
+    return {label: round(t / grand, 4) for label, t in totals.items() if grand}
