@@ -179,3 +179,10 @@ def test_R21_R22_standings_follow_points_then_fewer_contracts_then_less_ransom(r
     assert all(s.points == sheets[s.seat].full + sheets[s.seat].half / 2 - sheets[s.seat].ransom
                for s in table.table)
     assert set(table.winners) == {s.seat for s in table.table if s.place == 1}
+
+
+def test_R10_planning_again_replaces_the_earlier_plan() -> None:
+    state = game(held=((Card(30, N),), ()))
+    state = apply_plans(state, 0, (Plan(Card(30, N), "somalia", ("red-24", "red-6a")),), world(), config())
+    state = apply_plans(state, 0, (Plan(Card(30, N), "africa", ("red-18", "red-12")),), world(), config())
+    assert {s.id for s in state.fleet(0) if s.card} == {"red-18", "red-12"}

@@ -56,7 +56,9 @@ class Crash:
 
 def tip_counts(tip: TipOver, config: RulesConfig) -> bool:
     """Return True if a die's change of face counts as tipping over (D12: top face, or top value)."""
-    return tip.face_after != tip.face_before if config.tipped_over == "top_face" else tip.value_after != tip.value_before
+    if config.tipped_over == "top_face":
+        return tip.face_after != tip.face_before
+    return tip.value_after != tip.value_before
 
 
 def crash(roll: RollResult, config: RulesConfig) -> Crash:

@@ -44,7 +44,8 @@ def _take(state: GameState, ship: ShipState, port: PiratePort, world: Map,
     ransom = ship.top_value()
     others = [s.pose.position[:2] for s in state.ships if s.pose is not None and s.id != ship.id]
     at = free_spot(port.point, others, config.die_size)
-    held = replace(ship, status=Status.HELD, pose=set_down(ship.pose, at, config.die_size, world),  # type: ignore[arg-type]
+    pose = set_down(ship.pose, at, config.die_size, world)  # type: ignore[arg-type]
+    held = replace(ship, status=Status.HELD, pose=pose,
                    skip=ship.skip + 1, seized_from=ship.pose, partners=())
     sheet = state.sheets[ship.owner]
     state = with_sheet(state, replace(sheet, ransom=sheet.ransom + ransom))
@@ -69,6 +70,6 @@ def seize(state: GameState, world: Map, config: RulesConfig) -> tuple[GameState,
             partner = state.ship(pid)
             if eligible(partner, config) and touching(ship.pose, partner.pose, config):  # type: ignore[arg-type]
                 state, partner_ransom = _take(state, partner, port, world, config)
-                events.append(Seized(pid, port.name, math.dist(partner.pose.position[:2], port.point),  # type: ignore[union-attr]
-                                     partner_ransom, with_partner_of=ship.id))
+                gap = math.dist(partner.pose.position[:2], port.point)  # type: ignore[union-attr]
+                events.append(Seized(pid, port.name, gap, partner_ransom, with_partner_of=ship.id))
     return state, tuple(events)

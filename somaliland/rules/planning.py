@@ -53,7 +53,7 @@ def check_plans(state: GameState, seat: int, plans: tuple[Plan, ...], world: Map
 
 def apply_plans(state: GameState, seat: int, plans: tuple[Plan, ...], world: Map,
                 config: RulesConfig) -> GameState:
-    """Return the state with the seat's contracts routed and its ships assigned (R8, R10, D5).
+    """Return the state with the seat's contracts routed and ships assigned, replacing earlier plans (R8, R10, D5).
 
     Raises:
         IllegalActionError: see `check_plans`.
@@ -62,7 +62,7 @@ def apply_plans(state: GameState, seat: int, plans: tuple[Plan, ...], world: Map
     by_card = {p.card: p for p in plans}
     held = list(state.held)
     held[seat] = tuple(Holding(h.card, by_card[h.card].route) for h in state.held[seat])
-    ships = []
+    ships = [replace(s, card=None, route=None) for s in state.fleet(seat) if s.status is Status.IN_PORT]
     for plan in plans:
         for k, sid in enumerate(plan.ships):
             route = plan.ship_routes[k] if plan.ship_routes else plan.route

@@ -70,7 +70,8 @@ def apply_roll(state: GameState, ship_id: str, roll: RollResult, world: Map,
         ships[rest.name] = replace(ships[rest.name], pose=Pose(rest.position, rest.orientation))
     for rest in roll.moved:
         if rest.name in off:
-            before = start if rest.name == ship_id else state.ship(rest.name).pose.position[:2]  # type: ignore[union-attr]
+            pose_before = state.ship(rest.name).pose
+            before = start if rest.name == ship_id else pose_before.position[:2]  # type: ignore[union-attr]
             at = _put_back(rest.name, rest.position[:2], before, ships, world, config)
             ships[rest.name] = replace(ships[rest.name], pose=set_down(ships[rest.name].pose, at, config.die_size,
                                                                        world))  # type: ignore[arg-type]
@@ -93,7 +94,8 @@ def apply_roll(state: GameState, ship_id: str, roll: RollResult, world: Map,
             ships[rest.name] = replace(ship, status=Status.ARRIVED)
             events.append(Arrived(ship.id, ship.route or "", ship.direction.value))  # type: ignore[union-attr]
             penalised.pop(rest.name, None)
-        elif ship.status in SAILS_ON and rest.name not in off and is_aground(ship.pose, world, config):  # type: ignore[arg-type]
+        elif (ship.status in SAILS_ON and rest.name not in off
+              and is_aground(ship.pose, world, config)):  # type: ignore[arg-type]
             events.append(Grounded(ship.id, ship.pose.position[:2]))  # type: ignore[union-attr]
             penalised[rest.name] = Status.AGROUND.value
     for name, reason in penalised.items():

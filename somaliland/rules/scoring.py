@@ -21,8 +21,9 @@ def cargoes_and_hulls(state: GameState, seat: int, world: Map,
     cargoes = tuple(Cargo(h.card.value, h.card.direction, h.route if config.route_choice == "contract" else None)
                     for h in held)
     arrived = [s for s in state.fleet(seat) if s.status is Status.ARRIVED and s.card in cards and s.route]
-    hulls = tuple(Hull(s.displacement, s.route, s.card.direction, cards.index(s.card),  # type: ignore[arg-type, union-attr]
-                       world.route(s.route).full_value) for s in arrived)  # type: ignore[arg-type]
+    hulls = tuple(Hull(s.displacement, s.route, s.card.direction,  # type: ignore[arg-type, union-attr]
+                       cards.index(s.card), world.route(s.route).full_value)  # type: ignore[arg-type]
+                  for s in arrived)
     return cargoes, hulls, tuple(s.id for s in arrived)
 
 
