@@ -28,14 +28,41 @@ def render(m: Map, path: str, dpi: int = 150) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib import patheffects
     from matplotlib.patches import Patch
 
     width, depth = cm(m.width), cm(m.depth)
     fig_w = 8.0
     fig, ax = plt.subplots(figsize=(fig_w, fig_w * (depth + 14) / (width + 8)), dpi=dpi)
+    halo = draw_board(ax, m)
+    _scale_bar(ax, width, depth, halo)
+    ax.set_xlim(-1, width + 1)
+    ax.set_ylim(-1, depth + 3.5)
+    ax.set_aspect("equal")
+    ax.set_xlabel("x (cm, east)")
+    ax.set_ylabel("y (cm, north)")
+    ax.set_title(f"{m.name} (version {m.version})\n{width:g} x {depth:g} cm"
+                 + (f", by {m.author}" if m.author else ""), fontsize=11)
+    handles = [plt.Line2D([], [], color=_colour(r.name), lw=2.5,
+                          label=f"{r.name} route ({'full' if r.full_value else 'half'} value, "
+                                f"{cm(r.centre_line.length):.0f} cm)") for r in m.routes]
+    handles.append(plt.Line2D([], [], ls="", marker="X", color=PIRATE, ms=8, label="pirate port"))
+    handles.append(plt.Line2D([], [], ls="", marker="o", ms=8, mfc="white", mec="#444444", mew=2,
+                              label="start (N/S) with launch heading"))
+    handles.append(Patch(facecolor="#cccccc", edgecolor="#444444", hatch="////", label="destination zone"))
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.05), ncol=3, fontsize=7, frameon=False)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def draw_board(ax, m: Map) -> list:
+    """Draw the board itself (sea, grid, land, routes, pirate ports) on axes in cm; return the text halo effect."""
+    from matplotlib import patheffects
+    from matplotlib.patches import Rectangle
+
+    width, depth = cm(m.width), cm(m.depth)
     halo = [patheffects.withStroke(linewidth=2.5, foreground="white")]
-    ax.add_patch(plt.Rectangle((0, 0), width, depth, facecolor=SEA, edgecolor=SEA_EDGE, lw=1.5, zorder=0))
+    ax.add_patch(Rectangle((0, 0), width, depth, facecolor=SEA, edgecolor=SEA_EDGE, lw=1.5, zorder=0))
     _grid(ax, width, depth)
     for land in m.lands:
         _polygon(ax, _cm(land.polygon), RELIEF if land.relief > 0 else LAND, COAST, zorder=2,
@@ -56,25 +83,7 @@ def render(m: Map, path: str, dpi: int = 150) -> None:
         left = m.is_land(port.point[0] - 0.03, port.point[1]) or not m.is_land(port.point[0] + 0.03, port.point[1])
         ax.annotate(port.name, (x, y), xytext=(-7 if left else 7, -3), textcoords="offset points", fontsize=8,
                     ha="right" if left else "left", fontweight="bold", color=PIRATE, path_effects=halo, zorder=9)
-    _scale_bar(ax, width, depth, halo)
-    ax.set_xlim(-1, width + 1)
-    ax.set_ylim(-1, depth + 3.5)
-    ax.set_aspect("equal")
-    ax.set_xlabel("x (cm, east)")
-    ax.set_ylabel("y (cm, north)")
-    ax.set_title(f"{m.name} (version {m.version})\n{width:g} x {depth:g} cm"
-                 + (f", by {m.author}" if m.author else ""), fontsize=11)
-    handles = [plt.Line2D([], [], color=_colour(r.name), lw=2.5,
-                          label=f"{r.name} route ({'full' if r.full_value else 'half'} value, "
-                                f"{cm(r.centre_line.length):.0f} cm)") for r in m.routes]
-    handles.append(plt.Line2D([], [], ls="", marker="X", color=PIRATE, ms=8, label="pirate port"))
-    handles.append(plt.Line2D([], [], ls="", marker="o", ms=8, mfc="white", mec="#444444", mew=2,
-                              label="start (N/S) with launch heading"))
-    handles.append(Patch(facecolor="#cccccc", edgecolor="#444444", hatch="////", label="destination zone"))
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.05), ncol=3, fontsize=7, frameon=False)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    return halo
 
 
 def _colour(name: str) -> str:
