@@ -33,3 +33,9 @@ def test_every_public_function_has_a_one_line_docstring_and_modules_stay_small()
                 if not doc or not doc.splitlines()[0].endswith("."):
                     missing.append(f"{path.name}:{node.name}")
     assert missing == []
+
+
+def test_every_event_kind_is_documented() -> None:
+    kinds = re.findall(r'kind: str = field\(default="(\w+)"', (RULES / "events.py").read_text())
+    doc = (RULES / "README.md").read_text()
+    assert len(kinds) == 12 and [k for k in kinds if f"| `{k}` |" not in doc] == []
