@@ -1,0 +1,65 @@
+"""Looking before throwing: roll the best few candidate throws through the real physics, within a budget.
+
+The analytic aim cannot see a die that tips over when struck or a bounce off another die; a roll of the
+intended throw (no scatter) in the scene that mirrors the state can. At most `budget` rolls per decision;
+each simulated candidate's worth becomes the mean of its analytic worth and the worth of its simulated
+outcome. Physics is deterministic, so the choice is too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from physics import PlacedDie, RollResult, Roller, Scene, Throw
+from somaliland.players.aim import Candidate
+from somaliland.players.hazards import AimWeights, Surroundings, score_landings
+from somaliland.players.policy import Table
+from somaliland.rules.fleet import die_spec
+from somaliland.rules.game import placed_dice
+from somaliland.rules.moves import launch_pose
+
+
+def scene(table: Table, ship_id: str) -> Scene:
+    """Return the physics scene mirroring the table, the ship to throw on the board (at its start if in port)."""
+    state, config = table.state, table.config
+    dice = placed_dice(state, config)
+    ship = state.ship(ship_id)
+    if ship.pose is None:
+        spec = die_spec(ship.spec, config.die_size, config.die_mass)
+        dice = dice + (PlacedDie(ship.id, spec, launch_pose(ship, table.world, config)),)
+    return Scene(board=table.world.board(), dice=dice)
+
+
+def outcome_worth(s: Surroundings, roll: RollResult, weights: AimWeights) -> float:
+    """Return the worth of a simulated roll: its rest point, with the collisions and tip-overs it really made."""
+    rest = np.array([roll.thrown.position[:2]])
+    clear = replace(s, others=np.empty((0, 2)))  # the roll itself says what it touched
+    worth = float(score_landings(clear, rest, weights)[0])
+    touched = any(roll.thrown.name in (c.a, c.b) for c in roll.contacts)
+    sank = any(t.name != roll.thrown.name for t in roll.tipovers)
+    off = any(o.name == roll.thrown.name for o in roll.off_board)
+    if touched:
+        worth -= weights.collision + weights.lost_turn
+    if sank:
+        worth -= 2 * weights.collision
+    if off and touched:
+        worth += weights.lost_turn  # a roll loses at most one turn
+    return worth
+
+
+def look_ahead(table: Table, ship_id: str, ranked: list[Candidate], s: Surroundings, roller: Roller,
+               budget: int, weights: AimWeights) -> Throw:
+    """Return the best throw after rolling the top `budget` candidates through physics (budget 0: no rolls)."""
+    if budget <= 0 or not ranked:
+        return ranked[0].throw
+    world = scene(table, ship_id)
+    best, best_worth = ranked[0].throw, -np.inf
+    for k, c in enumerate(ranked):
+        worth = c.worth
+        if k < budget:
+            worth = (c.worth + outcome_worth(s, roller.roll(world, c.throw), weights)) / 2
+        if worth > best_worth:
+            best, best_worth = c.throw, worth
+    return best

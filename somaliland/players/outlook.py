@@ -1,0 +1,79 @@
+"""What a contract is worth before the round starts: voyage lengths, the chance to arrive, capture risk.
+
+A heuristic model, stated so it can be argued with. A ship covers about `stride` metres a move, so a
+leg of length L needs ceil(L / stride) moves of the min(max_moves, turns_per_round) it has (R15, D10).
+Turns it loses (groundings, collisions: `accident_rate` per move; captures on the full-value route)
+arrive as a Poisson count; it arrives if the lost turns fit in its spare moves. On the full-value route
+pirates seize one ship a turn (R13) among the ships sailing there, so each of n such ships is taken
+about once every n turns at sea, paying its top face (about its mean face) and losing a turn.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+from somaliland.map.model import Direction, Map
+from somaliland.rules.config import RulesConfig
+
+
+@dataclass(frozen=True, slots=True)
+class Outlook:
+    """The constants of the contract model."""
+
+    stride: float = 0.25  # metres a ship covers in one move, on average
+    accident_rate: float = 0.10  # turns lost per move to groundings and collisions
+    rival_full_route_ships: float = 2.0  # ships each other player is expected to send the full-value way
+
+
+def leg_length(world: Map, route: str, direction: Direction) -> float:
+    """Return how far a ship sails along the leg from its start to its destination (metres)."""
+    r = world.route(route)
+    leg = r.leg(direction)
+    goal = leg.destination.representative_point()
+    return max(0.0, r.progress(direction, goal.x, goal.y) - r.progress(direction, *leg.start))
+
+
+def moves_available(config: RulesConfig) -> int:
+    """Return the moves a ship launched in the first turn has this round (R15, D10)."""
+    return min(config.max_moves, config.turns_per_round)
+
+
+def poisson_at_most(k: int, mean: float) -> float:
+    """Return P(N <= k) for N ~ Poisson(mean)."""
+    if k < 0:
+        return 0.0
+    term = total = math.exp(-mean)
+    for i in range(1, k + 1):
+        term *= mean / i
+        total += term
+    return min(1.0, total)
+
+
+@dataclass(frozen=True, slots=True)
+class Voyage:
+    """One ship's prospects on a leg: its chance to arrive and the captures it should expect."""
+
+    arrive: float
+    captures: float
+
+
+def voyage(length: float, moves: int, full_value: bool, full_route_ships: float, outlook: Outlook) -> Voyage:
+    """Return a ship's prospects on a leg of `length` with `moves`, sharing the full route with that many ships."""
+    needed = max(1, math.ceil(length / outlook.stride))
+    captures = needed / max(1.0, full_route_ships) if full_value else 0.0
+    lost = outlook.accident_rate * needed + captures
+    return Voyage(poisson_at_most(moves - needed, lost), captures)
+
+
+@cache
+def fulfil_chance(displacements: tuple[int, ...], value: int, arrive: float) -> float:
+    """Return the chance that ships arriving independently (each with `arrive`) carry at least `value` (R9)."""
+    n = len(displacements)
+    total = 0.0
+    for mask in range(1 << n):
+        if sum(d for i, d in enumerate(displacements) if mask >> i & 1) >= value:
+            k = bin(mask).count("1")
+            total += arrive ** k * (1 - arrive) ** (n - k)
+    return total
