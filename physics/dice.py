@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from scipy.spatial.transform import Rotation
@@ -99,12 +100,24 @@ def lowest_point_offset(spec: DieSpec, orientation: Quaternion) -> float:
     return float(np.abs(rotation_matrix(orientation)[2, :]) @ np.array(spec.half_extents))
 
 
+@cache
+def _face_up_rotation(face: int) -> Quaternion:
+    align, _ = Rotation.align_vectors([[0, 0, 1]], [FACE_AXES[face]])
+    return tuple(float(c) for c in align.as_quat())  # type: ignore[return-value]
+
+
+def quaternion_product(a: Quaternion, b: Quaternion) -> Quaternion:
+    """Return the rotation a after b (Hamilton product, x, y, z, w order)."""
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return (aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz)
+
+
 def resting_orientation(face_up_index: int, yaw: float = 0.0) -> Quaternion:
     """Return an orientation with the given face exactly up, turned by yaw (rad) about the vertical."""
-    axis = FACE_AXES[face_up_index]
-    align, _ = Rotation.align_vectors([[0, 0, 1]], [axis])
-    q = (Rotation.from_euler("z", yaw) * align).as_quat()
-    return tuple(float(c) for c in q)  # type: ignore[return-value]
+    turn = (0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2))
+    return quaternion_product(turn, _face_up_rotation(face_up_index))
 
 
 def square_up(orientation: Quaternion) -> Quaternion:

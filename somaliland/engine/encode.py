@@ -7,7 +7,7 @@ sampled paths are rounded (micrometres, 1e-6 on quaternions) to keep records sma
 from __future__ import annotations
 
 import enum
-from dataclasses import asdict, fields
+from dataclasses import fields
 from typing import Any
 
 from physics import RollResult, Throw
@@ -42,9 +42,18 @@ def throw_from_json(data: dict[str, Any]) -> Throw:
                  style=data["style"])
 
 
+def _fields(obj: Any) -> Any:
+    """Return a frozen dataclass tree as dicts and lists (no copying of leaves, unlike `asdict`)."""
+    if hasattr(obj, "__dataclass_fields__"):
+        return {name: _fields(getattr(obj, name)) for name in obj.__dataclass_fields__}
+    if isinstance(obj, (tuple, list)):
+        return [_fields(v) for v in obj]
+    return obj.value if isinstance(obj, enum.Enum) else obj
+
+
 def roll_json(roll: RollResult, with_paths: bool) -> dict[str, Any]:
     """Return a roll result as a dict; paths rounded, or left out."""
-    data = {f.name: plain(asdict(roll)[f.name]) for f in fields(roll) if f.name != "paths"}
+    data = {name: _fields(getattr(roll, name)) for name in roll.__dataclass_fields__ if name != "paths"}
     if with_paths:
         data["paths"] = [
             {"name": p.name, "times": [round(t, PATH_DECIMALS) for t in p.times],
