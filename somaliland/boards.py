@@ -6,5 +6,7 @@ from physics import Board
 
 
 def default_board() -> Board:
-    """Return the board of the default map (a plain 75 x 90 cm board until maps load)."""
-    return Board()
+    """Return the board of the default map, maps/horn-of-africa.toml (the map is loaded once)."""
+    from somaliland.map import default_map
+
+    return default_map().board()

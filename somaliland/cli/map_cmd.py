@@ -130,8 +130,13 @@ def run_import(args: argparse.Namespace) -> int:
     if out.exists() and not args.force:
         raise UsageError(f"-o {out}: the file exists; add --force to overwrite it")
     doc = import_svg(args.svg, name=args.name, author=args.author)
-    out.write_text(dumps(doc, comment=f"Imported from {Path(args.svg).name} by `somaliland map import-svg`."),
-                   encoding="utf-8")
+    import os
+
+    from somaliland.map.schema import SCHEMA_PATH
+
+    schema = Path(os.path.relpath(SCHEMA_PATH, out.resolve().parent)).as_posix()
+    out.write_text(dumps(doc, comment=f"Imported from {Path(args.svg).name} by `somaliland map import-svg`.",
+                         schema=schema if schema.startswith(".") else f"./{schema}"), encoding="utf-8")
     print(f"wrote {out}")
     found = problems(out)
     for problem in found:

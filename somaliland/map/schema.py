@@ -43,6 +43,9 @@ def schema_problems(document: dict) -> list[tuple[KeyPath, str, str]]:
     found = []
     for error in validator.iter_errors(document):
         path = tuple(error.absolute_path)
+        if error.validator == "additionalProperties":  # name the unknown key itself, so its line is found
+            allowed = error.schema.get("properties", {})
+            path += (next(k for k in error.instance if k not in allowed),)
         found.append((path, *_explain(error)))
     found += _non_finite(document, ())
     return sorted(found, key=lambda p: [(isinstance(k, int), str(k).zfill(8)) for k in p[0]])

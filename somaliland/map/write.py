@@ -7,9 +7,10 @@ import json
 POINTS_PER_LINE = 4
 
 
-def dumps(doc: dict, comment: str = "") -> str:
-    """Return the TOML text of a map document (as `to_document` or the SVG import makes it)."""
-    out = ["#:schema ./map.schema.json"]
+def dumps(doc: dict, comment: str = "", schema: str = "./map.schema.json") -> str:
+    """Return the TOML text of a map document (as `to_document` or the SVG import makes it); `schema`
+    is the schema's path relative to where the file will live, for editors."""
+    out = [f"#:schema {schema}"]
     out += [f"# {line}".rstrip() for line in comment.splitlines()]
     out += ["# Lengths in cm from the board's south-west corner (x east, y north); headings in degrees",
             "# counter-clockwise from east; relief in mm. Format: maps/README.md.", ""]

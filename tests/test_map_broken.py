@@ -1,0 +1,126 @@
+"""Broken maps, one defect each: each gets one located MapError naming file, key path, line, expected
+and found. The defects are made by editing one line of maps/tiny.toml."""
+
+from pathlib import Path
+
+import pytest
+
+from somaliland.map import MapError, load, problems
+
+TINY = Path("maps/tiny.toml").read_text(encoding="utf-8")
+
+# (id, text to replace, replacement, key path, words in "expected", words in "found")
+DEFECTS = [
+    ("not-toml", 'name = "Tiny"', 'name = "Tiny', "(top level)", "valid TOML", "illegal character"),
+    ("duplicate-key", 'name = "Tiny"', 'name = "Tiny"\nname = "Again"', "(top level)", "valid TOML", "overwrite"),
+    ("missing-name", 'name = "Tiny"\n', "", "(top level)", "key 'name'", "missing"),
+    ("unknown-key", 'author = "Somaliland project"', 'author = "x"\ncolour = "blue"', "colour",
+     "only the keys", "'colour'"),
+    ("wrong-format", "format = 1", "format = 2", "format", "1", "2"),
+    ("width-a-string", "width = 30.0", 'width = "30"', "board.width", "a number", "'30'"),
+    ("width-too-small", "width = 30.0", "width = 1.0", "board.width", ">= 10", "1.0"),
+    ("nan-depth", "depth = 40.0", "depth = nan", "board.depth", "finite", "nan"),
+    ("negative-relief", "relief = 2.0", "relief = -2.0", "land[1].relief", ">= 0", "-2.0"),
+    ("two-point-outline", "  [13.0, 35.0], [17.0, 35.0], [17.0, 38.0], [13.0, 38.0],",
+     "  [13.0, 35.0], [17.0, 35.0],", "land[1].outline", "at least 3 items", "2 items"),
+    ("three-coordinates", "at = [20.0, 20.0]", "at = [20.0, 20.0, 1.0]", "pirate_port[0].at", "at most 2", "3 items"),
+    ("self-crossing-land", "  [10.0, 10.0], [20.0, 10.0], [20.0, 30.0], [10.0, 30.0],",
+     "  [10.0, 10.0], [20.0, 30.0], [20.0, 10.0], [10.0, 30.0],", "land[0].outline", "simple polygon",
+     "self-intersection"),
+    ("hole-outside-land", "[[13.0, 18.0], [17.0, 18.0], [17.0, 22.0], [13.0, 22.0]]",
+     "[[23.0, 18.0], [27.0, 18.0], [27.0, 22.0], [23.0, 22.0]]", "land[0].outline", "holes inside", "hole"),
+    ("land-off-board", "[17.0, 38.0], [13.0, 38.0],", "[17.0, 41.0], [13.0, 38.0],", "land[1].outline[2]",
+     "on the 30 x 40 cm board", "(17.00, 41.00)"),
+    ("duplicate-land-name", 'name = "Rock"', 'name = "Isle"', "land[1].name", "not used by another",
+     "already the name of land[0]"),
+    ("start-on-land", "start = [25.0, 9.0]", "start = [15.0, 12.0]", "routes.somalia.north.start",
+     "a start at sea", "on land"),
+    ("start-off-board", "start = [5.0, 31.0]", "start = [5.0, 45.0]", "routes.africa.south.start",
+     "on the 30 x 40 cm board", "(5.00, 45.00)"),
+    ("heading-backwards", "heading = 90.0", "heading = -90.0", "routes.somalia.north.heading",
+     "within 90 degrees", "-90"),
+    ("unknown-zone", 'destination = "South-west"', 'destination = "Atlantis"', "routes.africa.south.destination",
+     "the name of a [[zone]]", "'Atlantis'"),
+    ("zone-behind-start", 'destination = "North-east"', 'destination = "South-east"',
+     "routes.somalia.north.destination", "further north", "behind the start"),
+    ("start-in-own-zone", "start = [5.0, 9.0]", "start = [5.0, 35.0]", "routes.africa.north.start",
+     "outside its own destination zone", "inside zone 'North-west'"),
+    ("zone-on-land", "  [20.0, 33.0], [29.0, 33.0], [29.0, 39.0], [20.0, 39.0],",
+     "  [11.0, 11.0], [19.0, 11.0], [19.0, 17.0], [11.0, 17.0],", "zone[0].outline", "mostly at sea", "0% sea"),
+    ("centre-line-over-land", "centre_line = [[25.0, 3.0], [25.0, 37.0]]",
+     "centre_line = [[25.0, 3.0], [15.0, 12.0], [15.0, 28.0], [25.0, 37.0]]", "routes.somalia.centre_line",
+     "mostly at sea", "over land"),
+    ("centre-line-north-first", "centre_line = [[5.0, 3.0], [5.0, 37.0]]",
+     "centre_line = [[5.0, 37.0], [5.0, 3.0]]", "routes.africa.centre_line", "south end first", "north of last"),
+    ("port-out-at-sea", "at = [20.0, 20.0]", "at = [26.0, 20.0]", "pirate_port[0].at", "within 2 cm of a coast",
+     "out at sea 6.0 cm"),
+    ("port-inland", "at = [20.0, 20.0]", "at = [15.0, 26.5]", "pirate_port[0].at", "within 2 cm of a coast",
+     "inland"),
+    ("missing-route", "[routes.africa]\n", "[routes.other]\n", "routes.other", "only the keys", "'other'"),
+]
+
+
+def line_of(text: str, snippet: str) -> int:
+    return text[:text.index(snippet)].count("\n") + 1
+
+
+@pytest.mark.parametrize("case", DEFECTS, ids=[d[0] for d in DEFECTS])
+def test_each_defect_gets_its_located_error(case, tmp_path):
+    name, old, new, key_path, expected, found = case
+    assert TINY.count(old) >= 1, f"the defect {name} no longer applies to tiny.toml"
+    text = TINY.replace(old, new, 1)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(MapError) as err:
+        load(path)
+    e = err.value
+    assert e.file == str(path)
+    assert e.key_path == key_path, str(e)
+    assert expected in e.expected, str(e)
+    assert found.lower() in e.found.lower(), str(e)
+    if "missing" not in found:  # a missing key has no line to name
+        keys = [k for k in e.path if isinstance(k, str)]
+        written = text.splitlines()[e.line - 1]
+        assert (keys and keys[-1] in written) or new.splitlines()[-1].strip() in written, str(e)
+    message = str(e)
+    where = f"{path}:{e.line}" if e.line else f"{path}"
+    assert message.startswith(f"{where}: {key_path}: expected ") and "Traceback" not in message
+
+
+def test_every_problem_is_reported_not_just_the_first(tmp_path):
+    text = TINY.replace("at = [20.0, 20.0]", "at = [26.0, 20.0]").replace(
+        'destination = "South-west"', 'destination = "Atlantis"').replace("start = [25.0, 9.0]", "start = [15.0, 12.0]")
+    path = tmp_path / "three.toml"
+    path.write_text(text, encoding="utf-8")
+    found = problems(path)
+    assert [p.path for p in found] == [("routes", "somalia", "north", "start"),
+                                       ("routes", "africa", "south", "destination"), ("pirate_port", 0, "at")]
+    with pytest.raises(MapError) as err:
+        load(path)
+    assert len(err.value.problems) == 3 and "and 2 more problems" in str(err.value)
+
+
+def test_schema_problems_are_all_reported_with_their_lines(tmp_path):
+    text = TINY.replace("width = 30.0", 'width = "wide"').replace("heading = 90.0", "heading = 900.0", 1)
+    path = tmp_path / "two.toml"
+    path.write_text(text, encoding="utf-8")
+    found = {p.path: p.line for p in problems(path)}
+    assert found == {("board", "width"): line_of(text, 'width = "wide"'),
+                     ("routes", "somalia", "north", "heading"): line_of(text, "heading = 900.0")}
+
+
+def test_bad_point_inside_a_multiline_array_names_its_line(tmp_path):
+    text = TINY.replace("[17.0, 38.0], [13.0, 38.0],", '[17.0, 38.0], [13.0, "y"],')
+    path = tmp_path / "point.toml"
+    path.write_text(text, encoding="utf-8")
+    (problem,) = problems(path)
+    assert problem.path == ("land", 1, "outline", 3, 1)
+    assert problem.line == line_of(text, '[13.0, "y"]')
+
+
+def test_not_utf8_is_a_located_error(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(TINY.replace("Tiny", "Tíny").encode("latin-1"))
+    with pytest.raises(MapError) as err:
+        load(path)
+    assert "UTF-8" in err.value.expected and "0xed" in err.value.found

@@ -1,0 +1,135 @@
+"""Shipped maps load and check clean; the default board matches the geography it was drawn from."""
+
+import math
+
+import pytest
+from shapely import Point
+
+from somaliland.boards import default_board
+from somaliland.map import Direction, Map, MapError, default_map, load, loads, problems, shipped_maps
+from somaliland.map.document import to_document
+from somaliland.map.locate import find_line, line_index
+from somaliland.map.write import dumps
+
+
+def lonlat(lon: float, lat: float) -> tuple[float, float]:
+    """The default board's projection (issue 3), in metres."""
+    return (lon - 32) * 0.75 / 28, (lat + 5) * 0.90 / 35
+
+
+@pytest.mark.parametrize("path", shipped_maps(), ids=lambda p: p.name)
+def test_every_shipped_map_loads_and_checks_clean(path):
+    assert problems(path) == []
+    m = load(path)
+    assert isinstance(m, Map)
+    assert {r.name for r in m.routes} == {"somalia", "africa"}
+    assert m.route("somalia").full_value and not m.route("africa").full_value
+    assert len(m.sha256) == 64
+
+
+def test_both_boards_are_shipped():
+    assert {p.name for p in shipped_maps()} >= {"horn-of-africa.toml", "tiny.toml"}
+
+
+def test_default_map_is_the_horn_of_africa_in_si_units():
+    m = default_map()
+    assert m.name == "Horn of Africa"
+    assert (m.width, m.depth) == pytest.approx((0.75, 0.90))
+    assert m.thickness == pytest.approx(0.003)
+    assert default_map() is m  # loaded once
+
+
+def test_pirate_ports_sit_at_their_historical_bases():
+    ports = {p.name: p.point for p in default_map().pirate_ports}
+    expected = {"Eyl": (49.8, 8.0), "Hobyo": (48.5, 5.4), "Harardhere": (47.9, 4.7), "Bosaso": (49.2, 11.3)}
+    assert set(ports) == set(expected)
+    for name, (lon, lat) in expected.items():
+        assert ports[name] == pytest.approx(lonlat(lon, lat), abs=1e-4), name
+
+
+def test_somalia_route_runs_suez_to_mombasa_past_the_straits_and_the_cape():
+    m = default_map()
+    somalia = m.route("somalia")
+    line = somalia.centre_line
+    assert Point(line.coords[0]).distance(Point(lonlat(39.7, -4.0))) < 0.04  # south end off Mombasa
+    assert Point(line.coords[-1]).distance(Point(lonlat(32.55, 29.97))) < 0.02  # north end at Suez
+    assert line.distance(Point(lonlat(43.4, 12.6))) < 0.01  # through Bab-el-Mandeb
+    assert line.distance(Point(lonlat(51.3, 11.8))) < 0.04  # round Cape Guardafui ...
+    cape = line.project(Point(lonlat(51.3, 11.8)))
+    assert max(x for x, _ in line.coords) > lonlat(51.3, 11.8)[0]  # ... on its seaward side
+    assert line.project(Point(lonlat(43.4, 12.6))) > cape  # Mombasa, the cape, then the straits
+    assert somalia.north.destination.covers(Point(lonlat(32.6, 29.8)))
+    assert somalia.south.destination.distance(Point(lonlat(39.7, -4.0))) < 0.02
+
+
+def test_africa_route_is_out_of_pirate_reach_and_comparable_in_length():
+    m = default_map()
+    africa, somalia = m.route("africa"), m.route("somalia")
+    nearest = min(africa.centre_line.distance(Point(p.point)) for p in m.pirate_ports)
+    assert nearest > 0.30
+    assert min(somalia.centre_line.distance(Point(p.point)) for p in m.pirate_ports) < 0.03
+    assert 0.6 < africa.centre_line.length / somalia.centre_line.length < 1.0
+
+
+def test_legs_start_at_sea_and_progress_grows_the_way_they_sail():
+    m = default_map()
+    for route in m.routes:
+        for direction in Direction:
+            leg = route.leg(direction)
+            assert not m.is_land(*leg.start)
+            assert not leg.destination.covers(Point(leg.start))
+            ahead = (leg.start[0] + 0.02 * math.cos(leg.heading), leg.start[1] + 0.02 * math.sin(leg.heading))
+            assert route.progress(direction, *ahead) > route.progress(direction, *leg.start)
+
+
+def test_land_and_sea_where_the_map_says():
+    m = default_map()
+    assert m.is_land(*lonlat(45.0, 8.0))  # the Ogaden
+    assert m.is_land(*lonlat(45.0, 22.0))  # Arabia
+    assert not m.is_land(*lonlat(55.0, 5.0))  # the Indian Ocean
+    assert not m.is_land(*lonlat(47.0, 12.3))  # the Gulf of Aden
+    assert not m.is_land(*lonlat(38.5, 20.0))  # the Red Sea
+
+
+def test_default_board_is_the_default_maps_board():
+    assert default_board() == default_map().board()
+
+
+def test_tiny_map_has_a_lagoon_and_raised_rock():
+    m = load("maps/tiny.toml")
+    isle = next(land for land in m.lands if land.name == "Isle")
+    assert not m.is_land(0.15, 0.20)  # the lagoon is water
+    assert m.is_land(0.11, 0.20)
+    assert len(isle.polygon.interiors) == 1
+    board = m.board()
+    assert len(board.relief) == 1 and board.relief[0].height == pytest.approx(0.002)
+    assert board.relief_height(0.15, 0.36) == pytest.approx(0.002)
+
+
+def test_map_written_back_to_toml_loads_as_the_same_map():
+    m = default_map()
+    again = loads(dumps(to_document(m)), "round-trip")
+    assert [land.name for land in again.lands] == [land.name for land in m.lands]
+    for a, b in zip(again.lands, m.lands):
+        assert a.polygon.symmetric_difference(b.polygon).area < 1e-8
+    for a, b in zip(again.routes, m.routes):
+        assert a.centre_line.equals_exact(b.centre_line, 1e-6)
+        assert a.north.heading == pytest.approx(b.north.heading, abs=1e-3)
+        assert a.south.destination.equals(b.south.destination) and a.south.zone == b.south.zone
+    assert again.pirate_ports == m.pirate_ports
+
+
+def test_missing_file_is_a_map_error():
+    with pytest.raises(MapError) as err:
+        load("maps/no-such-map.toml")
+    assert err.value.file == "maps/no-such-map.toml" and "readable" in err.value.expected
+
+
+def test_line_index_finds_keys_headers_and_array_elements():
+    text = 'a = 1\n[t]\nb = [\n  [1, 2], [3, 4],\n  [5, 6],\n]\n[[arr]]\nc = "x"\n[[arr]]\nc = { d = [1, 2] }\n'
+    index = line_index(text)
+    assert index[("a",)] == 1 and index[("t",)] == 2 and index[("t", "b")] == 3
+    assert index[("t", "b", 1)] == 4 and index[("t", "b", 2)] == 5 and index[("t", "b", 2, 1)] == 5
+    assert index[("arr", 0, "c")] == 8 and index[("arr", 1, "c")] == 10 and index[("arr", 1, "c", "d")] == 10
+    assert find_line(index, ("arr", 1, "c", "d", 7)) == 10
+    assert find_line(index, ("nothing",)) is None
