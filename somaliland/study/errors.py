@@ -1,0 +1,15 @@
+"""The one error type of balance studies: a bad study file or results folder, located and explained."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from somaliland.errors import SomalilandError
+
+
+class StudyError(SomalilandError):
+    """A study file, results folder or run option that cannot be used; names where and what."""
+
+    def __init__(self, source: str, key: str, expected: str, found: Any) -> None:
+        self.source, self.key, self.expected, self.found = source, key, expected, found
+        super().__init__(f"{source}: {key}: expected {expected}, found {found!r}")

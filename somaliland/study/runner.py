@@ -1,0 +1,169 @@
+"""Run a study on any `concurrent.futures.Executor`: local processes or a Dask cluster, the same code.
+
+The runner keeps a bounded window of games in flight (so a kill loses few), records each finished game
+in the results folder at once, resubmits a game whose worker died (up to `max_attempts`, then records it
+as an error), and shows a progress bar: games done, games per minute, time left.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import sys
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from somaliland.study.seeds import game_seed
+from somaliland.study.spec import Cell, Study, column_name
+from somaliland.study.store import ResultStore
+from somaliland.study.worker import GameOutcome, GameTask, play_task
+
+ExecutorFactory = Callable[[], cf.Executor]
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """What a run did: games done before it, played now, errors, worker deaths retried, wall seconds."""
+
+    total: int
+    done_before: int
+    played: int
+    errors: int
+    retried: int
+    seconds: float
+    cpu_s: float
+
+    @property
+    def games_per_hour(self) -> float:
+        """Return the games finished per wall-clock hour in this run."""
+        return 3600 * self.played / self.seconds if self.seconds > 0 else float("nan")
+
+
+def cell_columns(study: Study, cell: Cell) -> tuple[tuple[str, Any], ...]:
+    """Return the columns every row of a cell carries: label, players, rounds, map and each swept value."""
+    columns: dict[str, Any] = {"cell_label": cell.label(), "players": cell.rules.players,
+                               "rounds": cell.rules.rounds, "map": cell.map_path.stem}
+    floats = {k for c in study.cells for k, v in c.values if isinstance(v, float)}
+    for key, value in cell.values:
+        if key == "map":
+            continue
+        if isinstance(value, (list, dict)):
+            value = json.dumps(value)
+        elif key in floats and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)  # one column type across chunks, whatever TOML made of 0 and 1
+        columns[column_name(key)] = value
+    return tuple(columns.items())
+
+
+def tasks(study: Study, done: set[tuple[int, int]] = frozenset()) -> Iterator[GameTask]:
+    """Yield the study's games not yet done, game 0 of every cell first, so a partial run stays balanced."""
+    import hashlib
+
+    sha = {c.map_path: hashlib.sha256(c.map_path.read_bytes()).hexdigest() for c in study.cells}
+    columns = {c.index: cell_columns(study, c) for c in study.cells}
+    for game in range(study.games_per_cell):
+        for cell in study.cells:
+            if (cell.index, game) in done:
+                continue
+            seed = game_seed(study.master_seed, cell.index, game)
+            yield GameTask(cell.index, game, cell.setup(seed), sha[cell.map_path], study.policy_factory,
+                           columns[cell.index], tuple(s.skill for s in cell.seats))
+
+
+def run_study(study: Study, study_text: str, out: str | Path, make_executor: ExecutorFactory, workers: int,
+              progress: bool = True, chunk_games: int = 100, max_attempts: int = 3) -> RunSummary:
+    """Play every game of a study not yet in `out`, on executors `make_executor` returns.
+
+    Args:
+        study: the checked study.
+        study_text: the study file's text (kept in `out` so the results say what made them).
+        out: the results folder; created, or continued when it holds this study's earlier run.
+        make_executor: returns a fresh executor; called again if a local pool breaks.
+        workers: how many games run at once (two per worker are kept in flight).
+        progress: show a progress bar on standard error.
+        chunk_games: games per Parquet chunk.
+        max_attempts: tries of a game whose worker died before it is recorded as an error.
+
+    Raises:
+        StudyError: `out` holds another study's results.
+    """
+    store = ResultStore.open(out, study, study_text, chunk_games)
+    before = len(store.done)
+    todo = deque(tasks(study, store.done))
+    attempts: Counter = Counter()
+    bar = _bar(study.total_games, before, progress)
+    played = errors = retried = 0
+    cpu = 0.0
+    started = time.monotonic()
+    executor = make_executor()
+    running: dict[cf.Future, GameTask] = {}
+    try:
+        while todo or running:
+            while todo and len(running) < 2 * workers:
+                task = todo.popleft()
+                running[executor.submit(play_task, task)] = task
+            finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            broken = False
+            for future in finished:
+                task = running.pop(future)
+                try:
+                    outcome = future.result()
+                except Exception as error:  # the worker, not the game, failed: it died or was lost
+                    broken |= isinstance(error, cf.BrokenExecutor)
+                    attempts[task.key] += 1
+                    if attempts[task.key] < max_attempts:
+                        retried += 1
+                        todo.appendleft(task)
+                        continue
+                    outcome = _worker_died(task, error, attempts[task.key])
+                store.add(outcome)
+                played += 1
+                errors += not outcome.ok
+                cpu += outcome.cpu_s
+                if bar is not None:
+                    bar.update(1)
+                    minutes = (time.monotonic() - started) / 60
+                    bar.set_postfix_str(f"{played / minutes:.1f} games/min, {errors} errors", refresh=False)
+            if broken:  # a dead local worker breaks the whole pool: every game in it goes back in the queue
+                for future, task in running.items():
+                    attempts[task.key] += 1
+                    todo.appendleft(task)
+                    retried += 1
+                running.clear()
+                _shutdown(executor, wait=False)
+                executor = make_executor()
+    finally:
+        for future in running:
+            future.cancel()
+        _shutdown(executor, wait=not running)
+        store.close()
+        if bar is not None:
+            bar.close()
+    return RunSummary(study.total_games, before, played, errors, retried, time.monotonic() - started, cpu)
+
+
+def _shutdown(executor: cf.Executor, wait: bool) -> None:
+    if isinstance(executor, cf.ProcessPoolExecutor):
+        executor.shutdown(wait=wait, cancel_futures=True)
+    else:  # Dask's executor takes no cancel_futures; its futures were cancelled one by one
+        executor.shutdown(wait=wait)
+
+
+def _worker_died(task: GameTask, error: BaseException, attempts: int) -> GameOutcome:
+    row = {"cell": task.cell, "game": task.game, "game_seed": task.setup.seed, **dict(task.columns),
+           "error": f"WorkerDied({type(error).__name__})", "message": f"{error} (after {attempts} attempts)",
+           "traceback": ""}
+    return GameOutcome(task.cell, task.game, task.setup.seed, False, {"errors": [row]}, 0.0, "")
+
+
+def _bar(total: int, initial: int, show: bool):
+    if not show:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, dynamic_ncols=True, mininterval=1.0,
+                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} games [{elapsed} elapsed, {remaining} left, {postfix}]")

@@ -1,0 +1,269 @@
+"""Study files: a TOML description of a Monte Carlo balance study, checked by one loader.
+
+A study names a map, rules options, the seats (strategy, throw skill, strategy parameters), how many
+games each cell plays and a master seed; its sweeps turn that base into cells. The format is documented
+in `experiments/README.md`. Every problem raises `StudyError` naming the file, the key and what was
+expected.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat
+from somaliland.players.hand import ThrowSkill
+from somaliland.rules.config import RulesConfig, rules_from_dict
+from somaliland.rules.errors import RulesConfigError
+from somaliland.study.errors import StudyError
+
+TOP_KEYS = ("name", "question", "map", "master_seed", "games_per_cell", "policy_factory",
+            "rules", "seats", "seat", "sweep")
+SEAT_KEYS = ("strategy", "skill", "params")
+SWEEP_ROOTS = ("map", "rules", "seats", "seat")
+MAX_SEATS = 4  # R23
+MAX_CELLS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """One seat of a cell: strategy name, throw skill level in [0, 1], strategy parameters."""
+
+    strategy: str
+    skill: float
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def seat(self) -> Seat:
+        """Return the engine's seat."""
+        return Seat(self.strategy, ThrowSkill.level(self.skill), self.params)
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One point of a study's grid: the swept values it takes and the game they make."""
+
+    index: int
+    values: tuple[tuple[str, Any], ...]  # (sweep key, value) in the order the keys were written
+    map_path: Path
+    rules: RulesConfig
+    seats: tuple[SeatSpec, ...]
+
+    def label(self) -> str:
+        """Return the cell as 'key=value, ...' (or 'base' when nothing is swept)."""
+        return ", ".join(f"{column_name(k)}={_short(v)}" for k, v in self.values) or "base"
+
+    def setup(self, seed: int, record_paths: bool = False) -> GameSetup:
+        """Return the setup of one game of this cell."""
+        return GameSetup(seed=seed, seats=tuple(s.seat() for s in self.seats), rules=self.rules,
+                         map_path=self.map_path, record_paths=record_paths)
+
+
+@dataclass(frozen=True, slots=True)
+class Study:
+    """A checked study: its cells, the seeding and what identifies its results."""
+
+    name: str
+    question: str
+    source: str
+    master_seed: int
+    games_per_cell: int
+    policy_factory: str | None  # "module:function" making policies; None: the strategy registry
+    sweep_keys: tuple[str, ...]
+    cells: tuple[Cell, ...]
+    fingerprint: str  # changes when anything but games_per_cell, name or question changes
+
+    @property
+    def total_games(self) -> int:
+        """Return the number of games the study plays."""
+        return self.games_per_cell * len(self.cells)
+
+
+def column_name(key: str) -> str:
+    """Return the results column of a sweep key: 'rules.rounds' -> 'rounds', 'seat.0.skill' -> 'seat0_skill'."""
+    parts = key.split(".")
+    if parts[0] == "rules":
+        parts = parts[1:]
+    elif parts[0] == "seat" and len(parts) > 1:
+        parts = [f"seat{parts[1]}", *parts[2:]]
+    return "_".join(parts)
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, str) and ("/" in value or value.endswith(".toml")):
+        return Path(value).stem
+    return json.dumps(value) if isinstance(value, (list, dict)) else str(value)
+
+
+def load_study(path: str | Path) -> Study:
+    """Return the study a TOML file describes.
+
+    Args:
+        path: the study file; a relative `map` path in it is relative to the file's folder.
+
+    Raises:
+        StudyError: the file is missing or not TOML, a key is unknown, or a value (of the base or of any
+            sweep cell) is of the wrong type or range; the message names the file and the key.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise StudyError(str(path), "(file)", "a readable study file", error.strerror) from None
+    return parse_study(text, str(path), path.resolve().parent)
+
+
+def parse_study(text: str, source: str, base_dir: Path) -> Study:
+    """Return the study in a TOML text; `base_dir` anchors a relative map path.
+
+    Raises:
+        StudyError: as for `load_study`.
+    """
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise StudyError(source, "(syntax)", "valid TOML", str(error)) from None
+    _known(source, "", doc, TOP_KEYS)
+    master = doc.get("master_seed")
+    if isinstance(master, bool) or not isinstance(master, int) or master < 0:
+        raise StudyError(source, "master_seed", "a non-negative integer (every game's seed derives from it)", master)
+    games = doc.get("games_per_cell")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 10_000_000:
+        raise StudyError(source, "games_per_cell", "an integer from 1 to 10000000", games)
+    name = doc.get("name", Path(source).stem)
+    question = doc.get("question", "")
+    factory = doc.get("policy_factory")
+    for key, value in (("name", name), ("question", question)):
+        if not isinstance(value, str):
+            raise StudyError(source, key, "a string", value)
+    if factory is not None and (not isinstance(factory, str) or factory.count(":") != 1):
+        raise StudyError(source, "policy_factory", "'module:function' (a policy factory importable by workers)",
+                         factory)
+    grids = _sweeps(source, doc.get("sweep", []))
+    base = {k: v for k, v in doc.items() if k in SWEEP_ROOTS}
+    combos: list[tuple[str, tuple[tuple[str, Any], ...]]] = []
+    for g, grid in enumerate(grids):
+        keys = list(grid)
+        for values in itertools.product(*(grid[k] for k in keys)):
+            combos.append((f"sweep[{g}]", tuple(zip(keys, values))))
+    if len(combos) > MAX_CELLS:
+        raise StudyError(source, "sweep", f"at most {MAX_CELLS} cells", len(combos))
+    cells = tuple(_cell(source, i, where, base, values, base_dir) for i, (where, values) in enumerate(combos))
+    sweep_keys = tuple(dict.fromkeys(k for grid in grids for k in grid))
+    return Study(name=name, question=question.strip(), source=source, master_seed=master, games_per_cell=games,
+                 policy_factory=factory, sweep_keys=sweep_keys, cells=cells,
+                 fingerprint=_fingerprint(doc, cells))
+
+
+def _known(source: str, where: str, table: Any, allowed: tuple[str, ...]) -> None:
+    if not isinstance(table, dict):
+        raise StudyError(source, where or "(top level)", "a table", table)
+    for key in table:
+        if key not in allowed:
+            raise StudyError(source, f"{where}{'.' if where else ''}{key}",
+                             f"a known key ({', '.join(allowed)})", key)
+
+
+def _sweeps(source: str, sweep: Any) -> list[dict[str, list[Any]]]:
+    """Return the sweep grids: `[sweep]` is one grid, `[[sweep]]` several whose cells are joined."""
+    grids = [sweep] if isinstance(sweep, dict) else sweep
+    if not isinstance(grids, list):
+        raise StudyError(source, "sweep", "a table or an array of tables of key = [values]", sweep)
+    if not grids:
+        return [{}]
+    for g, grid in enumerate(grids):
+        where = f"sweep[{g}]" if isinstance(sweep, list) else "sweep"
+        if not isinstance(grid, dict):
+            raise StudyError(source, where, "a table of key = [values]", grid)
+        for key, values in grid.items():
+            if key.split(".")[0] not in SWEEP_ROOTS:
+                raise StudyError(source, f"{where}.{key}",
+                                 f"a key under {', '.join(SWEEP_ROOTS)} (e.g. rules.rounds, seats.skill, seat.0.skill)",
+                                 key)
+            if not isinstance(values, list) or not values:
+                raise StudyError(source, f"{where}.{key}", "a non-empty array of values", values)
+    return grids
+
+
+def _cell(source: str, index: int, where: str, base: dict[str, Any], values: tuple[tuple[str, Any], ...],
+          base_dir: Path) -> Cell:
+    """Return one cell: the base with the sweep values set, checked; errors name the sweep key."""
+    doc = copy.deepcopy(base)
+    for key, value in values:
+        _set(doc, key.split("."), value)
+    here = f"{where} cell {index} ({', '.join(f'{k}={v!r}' for k, v in values)}): " if values else ""
+    rules_doc = doc.get("rules", {})
+    if not isinstance(rules_doc, dict):
+        raise StudyError(source, f"{here}rules", "a table of rules options", rules_doc)
+    try:
+        rules = rules_from_dict(rules_doc, "rules")
+    except RulesConfigError as error:
+        raise StudyError(source, f"{here}rules.{error.key}", error.expected, error.found) from None
+    map_path = _map_path(source, here, doc.get("map"), base_dir)
+    seats = _seats(source, here, doc, rules.players)
+    return Cell(index=index, values=values, map_path=map_path, rules=rules, seats=seats)
+
+
+def _set(doc: dict[str, Any], parts: list[str], value: Any) -> None:
+    for part in parts[:-1]:
+        doc = doc.setdefault(part, {})
+        if not isinstance(doc, dict):
+            return  # the checks of the cell report the misplaced value
+    doc[parts[-1]] = value
+
+
+def _map_path(source: str, here: str, value: Any, base_dir: Path) -> Path:
+    if value is None:
+        return DEFAULT_MAP
+    if not isinstance(value, str) or not value:
+        raise StudyError(source, f"{here}map", "a map file path (relative to the study file)", value)
+    path = Path(value) if Path(value).is_absolute() else (base_dir / value).resolve()
+    if not path.is_file():
+        raise StudyError(source, f"{here}map", "an existing map file", str(path))
+    return path
+
+
+def _seats(source: str, here: str, doc: dict[str, Any], players: int) -> tuple[SeatSpec, ...]:
+    """Return one seat per player: `[seats]` for everybody (lists cycle over seats), `[seat.N]` overrides."""
+    common = doc.get("seats", {})
+    _known(source, f"{here}seats", common, SEAT_KEYS)
+    overrides = doc.get("seat", {})
+    if not isinstance(overrides, dict):
+        raise StudyError(source, f"{here}seat", "tables [seat.0] .. [seat.3]", overrides)
+    for key, table in overrides.items():
+        if key not in tuple(str(i) for i in range(MAX_SEATS)):
+            raise StudyError(source, f"{here}seat.{key}", "a seat number 0 to 3 (seat 0 is the first seat)", key)
+        _known(source, f"{here}seat.{key}", table, SEAT_KEYS)
+    seats = []
+    for i in range(players):
+        own = overrides.get(str(i), {})
+        where = f"{here}seat.{i}" if own else f"{here}seats"
+        strategy = own.get("strategy", _cycled(common.get("strategy", "ev"), i))
+        skill = own.get("skill", _cycled(common.get("skill", 0.75), i))
+        params = {**common.get("params", {}), **own.get("params", {})}
+        if not isinstance(strategy, str) or not strategy:
+            raise StudyError(source, f"{where}.strategy", "a strategy name (or an array of them, one per seat)",
+                             strategy)
+        if isinstance(skill, bool) or not isinstance(skill, (int, float)) or not math.isfinite(skill) \
+                or not 0 <= skill <= 1:
+            raise StudyError(source, f"{where}.skill", "a throw skill from 0 (clumsy) to 1 (perfect hand)", skill)
+        seats.append(SeatSpec(strategy, float(skill), tuple(sorted(params.items()))))
+    return tuple(seats)
+
+
+def _cycled(value: Any, i: int) -> Any:
+    return value[i % len(value)] if isinstance(value, list) and value else value
+
+
+def _fingerprint(doc: dict[str, Any], cells: tuple[Cell, ...]) -> str:
+    """Return what identifies a study's results: its definition (less games_per_cell and prose) and map bytes."""
+    kept = {k: v for k, v in doc.items() if k not in ("games_per_cell", "name", "question")}
+    maps = sorted({str(c.map_path): hashlib.sha256(c.map_path.read_bytes()).hexdigest() for c in cells}.values())
+    blob = json.dumps({"study": kept, "maps": maps}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()

@@ -1,0 +1,120 @@
+"""What a worker does with one game of a study: play it and return its result rows, or the error it raised.
+
+Runs in worker processes (local or on a Dask cluster). Each worker thread keeps one roller and its loaded
+maps between games; a task carries only plain data and names the policy factory by import path, so a
+cluster worker needs this package installed and the map files at the same paths (checked by sha256).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import threading
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+from somaliland.engine.setup import GameSetup
+
+_LOCAL = threading.local()
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """One game to play: its place in the study, its setup and the columns its rows carry."""
+
+    cell: int
+    game: int
+    setup: GameSetup
+    map_sha256: str
+    factory: str | None  # "module:function", or None for the strategy registry
+    columns: tuple[tuple[str, Any], ...]  # the cell's columns, added to every row
+    skills: tuple[float, ...]  # each seat's skill level as the study gave it
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """Return (cell, game), the game's identity in its study."""
+        return self.cell, self.game
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """A played game: its rows per table (an error row if it raised), CPU seconds, and who played it."""
+
+    cell: int
+    game: int
+    seed: int
+    ok: bool
+    tables: dict[str, list[dict[str, Any]]]
+    cpu_s: float
+    worker: str
+
+
+def init_worker(path: list[str]) -> None:
+    """Give a fresh worker process the parent's import path (so a policy factory module resolves)."""
+    for entry in reversed(path):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
+
+
+def play_task(task: GameTask) -> GameOutcome:
+    """Play one game; any exception the game raises becomes an error row carrying its seed."""
+    t0 = time.process_time()
+    seed = task.setup.seed
+    ident = {"cell": task.cell, "game": task.game, "game_seed": seed}
+    try:
+        world = _world(task)
+        from somaliland.engine.loop import play_game
+        from somaliland.study.tables import game_tables
+
+        result = play_game(task.setup, world, _roller(), _factory(task.factory))
+        tables = game_tables(result.events, world)
+        cpu = time.process_time() - t0
+        tables["games"][0].update(status="ok", cpu_s=cpu)
+        for row in tables["players"]:
+            row["skill"] = task.skills[row["seat"]]
+        for name, rows in tables.items():
+            tables[name] = [{**ident, **dict(task.columns), **row} for row in rows]
+        ok = True
+    except Exception as error:  # a game that raises is a result to keep, not a crash of the study
+        cpu = time.process_time() - t0
+        ok = False
+        tables = {"errors": [{**ident, **dict(task.columns), "error": type(error).__name__, "message": str(error),
+                              "traceback": "".join(traceback.format_exception(error)[-6:])}]}
+    return GameOutcome(task.cell, task.game, seed, ok, tables, cpu, f"{os.uname().nodename}:{os.getpid()}")
+
+
+def _roller():
+    roller = getattr(_LOCAL, "roller", None)
+    if roller is None:
+        from physics import make_roller
+
+        roller = _LOCAL.roller = make_roller()
+    return roller
+
+
+def _world(task: GameTask):
+    maps = getattr(_LOCAL, "maps", None)
+    if maps is None:
+        maps = _LOCAL.maps = {}
+    key = str(task.setup.map_path)
+    if key not in maps:
+        from somaliland.map import load
+
+        maps[key] = load(task.setup.map_path)
+    world = maps[key]
+    if world.sha256 != task.map_sha256:
+        raise RuntimeError(f"map {key} on worker {os.uname().nodename} differs from the study's "
+                           f"(sha256 {world.sha256[:12]} vs {task.map_sha256[:12]})")
+    return world
+
+
+def _factory(name: str | None):
+    if name is None:
+        from somaliland.engine.loop import default_factory
+
+        return default_factory
+    module, function = name.split(":")
+    return getattr(importlib.import_module(module), function)
