@@ -14,9 +14,10 @@ table gives the same throw.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+import shapely
 from shapely.ops import polylabel
 
 from physics import Style, Throw
@@ -26,8 +27,10 @@ from somaliland.players.policy import Table
 from somaliland.rules.errors import IllegalActionError
 from somaliland.rules.state import Status
 
-NODES = (-math.sqrt(3.0), 0.0, math.sqrt(3.0))  # three-point Gauss-Hermite nodes for a standard normal ...
-NODE_WEIGHTS = (1 / 6, 2 / 3, 1 / 6)  # ... and their weights
+NODES = np.array([-math.sqrt(3.0), 0.0, math.sqrt(3.0)])  # three-point Gauss-Hermite nodes, standard normal ...
+NODE_WEIGHTS = np.array([1 / 6, 2 / 3, 1 / 6])  # ... and their weights
+GRID_SPEED, GRID_HEADING = (g.ravel() for g in np.meshgrid(NODES, NODES, indexing="ij"))  # the 3 x 3 grid
+GRID_WEIGHTS = np.outer(NODE_WEIGHTS, NODE_WEIGHTS).ravel()
 STEPS = 10  # distances ahead along the centre line
 OFFSETS = (-3.0, -1.5, 0.0, 1.5, 3.0)  # sideways offsets from the centre line, in die sizes
 
@@ -42,90 +45,100 @@ class Spread:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One intended throw and its expected worth (metres of progress)."""
+    """One intended throw, as its style, heading and the distance it should carry, with its expected worth."""
 
-    throw: Throw
-    distance: float  # the mean distance it should carry
-    worth: float
+    style: Style
+    heading: float
+    distance: float  # metres, the mean carry
+    worth: float = 0.0  # metres of progress
+
+    def throw(self, model: ThrowModel, die: str, origin: tuple[float, float]) -> Throw:
+        """Return the throw this candidate stands for."""
+        if self.style is Style.ROLL:
+            return roll_throw(model, die, origin, self.heading, self.distance)
+        return push_throw(die, origin, self.heading, self.style)
 
 
 def targets(s: Surroundings, model: ThrowModel, size: float) -> np.ndarray:
-    """Return target points: ahead along the centre line and beside it, and the destination's heart."""
-    ahead = np.linspace(model.quarter, model.max_roll, STEPS)
-    points = []
-    for d in ahead:
-        cx, cy = point_at(s.route, s.direction, s.start + d)
-        nx, ny = point_at(s.route, s.direction, s.start + d + 0.005)
-        tx, ty = nx - cx, ny - cy
-        norm = math.hypot(tx, ty) or 1.0
-        for k in OFFSETS:
-            points.append((cx - ty / norm * k * size, cy + tx / norm * k * size))
-    return np.array(points + [heart(s, size)])
+    """Return target points: ahead along the centre line and beside it, and the destination's heart if near."""
+    ahead = s.start + np.linspace(model.quarter, model.max_roll, STEPS)
+    centre = np.array([point_at(s.route, s.direction, d) for d in ahead])
+    beyond = np.array([point_at(s.route, s.direction, d + 0.005) for d in ahead])
+    tangent = beyond - centre
+    tangent /= np.maximum(np.linalg.norm(tangent, axis=1), 1e-12)[:, None]
+    normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
+    points = (centre[:, None, :] + np.array(OFFSETS)[None, :, None] * size * normal[:, None, :]).reshape(-1, 2)
+    if s.zone.distance(shapely.Point(s.origin)) <= model.max_roll:
+        points = np.vstack([points, heart(s, size)])
+    return points
 
 
 def heart(s: Surroundings, size: float) -> tuple[float, float]:
     """Return the point of the destination zone farthest from its edges and from land (an aim's bullseye)."""
-    zone = s.zone.difference(s.land.buffer(size / 2)) if s.land.intersects(s.zone) else s.zone
-    zone = zone if not zone.is_empty else s.zone
+    zone = s.zone
+    if s.land.intersects(zone):
+        zone = zone.difference(s.land.intersection(zone.buffer(size)).buffer(size / 2))
+        zone = zone if not zone.is_empty else s.zone
     if zone.geom_type == "MultiPolygon":
         zone = max(zone.geoms, key=lambda g: g.area)
     p = polylabel(zone, tolerance=size / 8)
     return p.x, p.y
 
 
-def _launch_heading(table: Table, ship_id: str, heading: float) -> float:
-    """Return the heading turned, if need be, to within the launch tolerance of the leg's heading (R12)."""
+def _launch_heading(table: Table, ship_id: str, headings: np.ndarray) -> np.ndarray:
+    """Return the headings turned, if need be, to within the launch tolerance of the leg's heading (R12)."""
     ship = table.state.ship(ship_id)
     if ship.status is not Status.IN_PORT:
-        return heading
+        return headings
     leg = table.world.route(ship.route).leg(ship.direction)  # type: ignore[arg-type]
     tol = max(0.0, table.config.launch_heading_tolerance - 1e-3)
-    off = (heading - leg.heading + math.pi) % (2 * math.pi) - math.pi
-    return leg.heading + max(-tol, min(tol, off))
+    off = (headings - leg.heading + math.pi) % (2 * math.pi) - math.pi
+    return leg.heading + np.clip(off, -tol, tol)
 
 
-def candidates(table: Table, ship_id: str, s: Surroundings, model: ThrowModel) -> list[tuple[Throw, float]]:
-    """Return the candidate throws (each with the mean distance it should carry), without duplicates."""
+def candidates(table: Table, ship_id: str, s: Surroundings, model: ThrowModel) -> list[Candidate]:
+    """Return the candidate throws towards the targets, without duplicates, in a fixed order.
+
+    A target at least the shortest roll away gets a roll (carrying at most the longest); one within
+    about a half push gets a quarter and a half push too. Pushes come first: a push does not scatter
+    in distance, so it wins a tie.
+    """
     size = table.config.die_size
-    ox, oy = s.origin
-    found: dict[tuple, tuple[Throw, float]] = {}
-    for tx, ty in targets(s, model, size):
-        dist = math.hypot(tx - ox, ty - oy)
-        if dist < 1e-6:
-            continue
-        heading = _launch_heading(table, ship_id, math.atan2(ty - oy, tx - ox))
+    offsets = targets(s, model, size) - np.asarray(s.origin)
+    dists = np.linalg.norm(offsets, axis=1)
+    headings = _launch_heading(table, ship_id, np.arctan2(offsets[:, 1], offsets[:, 0]))
+    found: dict[tuple, Candidate] = {}
+    for dist, heading in zip(dists.tolist(), headings.tolist()):
+        if 1e-6 < dist <= model.half + 2 * size:
+            for style, reach in ((Style.QUARTER, model.quarter), (Style.HALF, model.half)):
+                found.setdefault((style, round(heading, 4)), Candidate(style, heading, reach))
+    for dist, heading in zip(dists.tolist(), headings.tolist()):
         if dist >= model.min_roll:
             reach = min(dist, model.max_roll)
-            found.setdefault(("roll", round(heading, 4), round(reach, 4)),
-                             (roll_throw(model, ship_id, s.origin, heading, reach), reach))
-        if dist <= model.half + 2 * size:
-            for style, reach in ((Style.QUARTER, model.quarter), (Style.HALF, model.half)):
-                found.setdefault((style.value, round(heading, 4)),
-                                 (push_throw(ship_id, s.origin, heading, style), reach))
+            found.setdefault((Style.ROLL, round(heading, 4), round(reach, 4)), Candidate(Style.ROLL, heading, reach))
     return list(found.values())
 
 
-def landings(c: Throw, distance: float, model: ThrowModel, spread: Spread) -> tuple[np.ndarray, np.ndarray]:
-    """Return the quadrature landing points of a throw and their weights (summing to 1).
+def landings(made: list[Candidate], origin: tuple[float, float], model: ThrowModel,
+             spread: Spread) -> np.ndarray:
+    """Return each candidate's quadrature landing points, shape (n, 9, 2), for weights `GRID_WEIGHTS`.
 
-    A roll scatters in heading and speed (the hand's spread plus the model's measured physics
-    scatter); a push only in heading (hand.py keeps a push a push).
+    A roll scatters in heading and speed: the hand's spread plus the model's measured physics scatter
+    (across the heading as an angle; along it as speed, a roll's reach growing about as speed squared).
+    A push scatters in heading only (hand.py keeps a push a push).
     """
-    along, across = model.spread_at(distance) if c.style is Style.ROLL else (0.0, 0.0)
-    h_sd = math.hypot(spread.heading_sd, across / max(distance, 1e-6))
-    points, weights = [], []
-    speed_nodes = zip(NODES, NODE_WEIGHTS) if c.style is Style.ROLL else ((0.0, 1.0),)
-    for zs, ws in speed_nodes:
-        if c.style is Style.ROLL:
-            v_sd = math.hypot(spread.speed_sd, along / max(2 * distance, 1e-6))  # reach grows ~ speed squared
-            reach = float(model.reach_at(c.speed * math.exp(v_sd * zs - v_sd ** 2 / 2)))
-        else:
-            reach = distance
-        for zh, wh in zip(NODES, NODE_WEIGHTS):
-            h = c.heading + h_sd * zh
-            points.append((c.origin[0] + reach * math.cos(h), c.origin[1] + reach * math.sin(h)))
-            weights.append(ws * wh)
-    return np.array(points), np.array(weights)
+    heading = np.array([c.heading for c in made])[:, None]
+    dist = np.array([c.distance for c in made])[:, None]
+    roll = np.array([c.style is Style.ROLL for c in made])[:, None]
+    along = np.where(roll, np.interp(dist, model.reach, model.along_sd), 0.0)
+    across = np.where(roll, np.interp(dist, model.reach, model.across_sd), 0.0)
+    h_sd = np.hypot(spread.heading_sd, across / np.maximum(dist, 1e-6))
+    v_sd = np.where(roll, np.hypot(spread.speed_sd, along / np.maximum(2 * dist, 1e-6)), 0.0)
+    speed = np.interp(dist, model.reach, model.speeds)
+    factor = np.exp(v_sd * GRID_SPEED[None, :] - v_sd ** 2 / 2)
+    reach = np.where(roll, model.reach_at(speed * factor), dist)
+    h = heading + h_sd * GRID_HEADING[None, :]
+    return np.stack([origin[0] + reach * np.cos(h), origin[1] + reach * np.sin(h)], axis=-1)
 
 
 def sizing_up(table: Table, ship_id: str, model: ThrowModel) -> Surroundings:
@@ -142,20 +155,16 @@ def sizing_up(table: Table, ship_id: str, model: ThrowModel) -> Surroundings:
 
 def rank(table: Table, ship_id: str, s: Surroundings, model: ThrowModel, spread: Spread,
          weights: AimWeights) -> list[Candidate]:
-    """Return the candidate throws for a ship, best first (ties keep the order they were made in)."""
+    """Return the candidate throws for a ship with their expected worth, best first (ties keep their order)."""
     made = candidates(table, ship_id, s, model)
-    groups = [landings(t, d, model, spread) for t, d in made]
-    worth = score_landings(s, np.concatenate([g[0] for g in groups]), weights)
-    out, at = [], 0
-    for (t, d), (pts, w) in zip(made, groups):
-        out.append(Candidate(t, d, float(worth[at:at + len(pts)] @ w)))
-        at += len(pts)
-    order = sorted(range(len(out)), key=lambda i: (-out[i].worth, i))
-    return [out[i] for i in order]
+    points = landings(made, s.origin, model, spread)
+    worth = score_landings(s, points.reshape(-1, 2), weights).reshape(len(made), -1) @ GRID_WEIGHTS
+    order = sorted(range(len(made)), key=lambda i: (-worth[i], i))
+    return [replace(made[i], worth=float(worth[i])) for i in order]
 
 
 def aim(table: Table, ship_id: str, model: ThrowModel, spread: Spread = Spread(),
         weights: AimWeights = AimWeights()) -> Throw:
     """Return the best intended throw for the ship by the analytic model alone."""
-    return rank(table, ship_id, sizing_up(table, ship_id, model), model, spread, weights)[0].throw
-
+    s = sizing_up(table, ship_id, model)
+    return rank(table, ship_id, s, model, spread, weights)[0].throw(model, ship_id, s.origin)

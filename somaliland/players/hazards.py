@@ -37,6 +37,7 @@ class AimWeights:
     land_path: float = 0.02  # a path wholly over (printed) land: a short throw there would run aground
     off_route: float = 1.0  # per metre farther than `corridor` from the centre line (the route threads straits)
     corridor: float = 0.05  # metres either side of the centre line that count as on the route
+    centre_pull: float = 0.05  # per metre from the centre line at all: of two equal landings, the central one
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +144,9 @@ def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights) -> np.ndarr
     on_board = (x >= 0) & (x <= s.width) & (y >= 0) & (y <= s.depth)
     aground = on_board & shapely.contains_xy(s.land, x, y)
     arrived = on_board & shapely.contains_xy(s.zone, x, y)
-    progress = np.minimum(window_progress(s, ends), s.end) - s.start
-    astray = np.maximum(shapely.distance(s.window, shapely.points(ends)) - w.corridor, 0.0)
+    progress = np.where(arrived, s.end, np.minimum(window_progress(s, ends), s.end)) - s.start  # in is in
+    off_line = shapely.distance(s.window, shapely.points(ends))
+    astray = w.off_route * np.maximum(off_line - w.corridor, 0.0) + w.centre_pull * off_line
     collide = _path_distance(np.asarray(s.origin), ends, s.others) < s.clearance
     lost = ~on_board | aground | collide
     if len(s.ports):
@@ -152,5 +154,5 @@ def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights) -> np.ndarr
         captured = (to_port < s.rival_distance) & ~arrived & ~(aground & s.aground_ignored)
     else:
         captured = np.zeros(len(ends), dtype=bool)
-    return (progress - w.off_route * astray + w.arrival * arrived - w.lost_turn * lost - w.collision * collide
+    return (progress - astray + w.arrival * arrived - w.lost_turn * lost - w.collision * collide
             - (w.lost_turn + w.ransom * s.ransom_pips) * captured - w.land_path * land_fraction(s, ends))

@@ -14,6 +14,7 @@ import numpy as np
 
 from physics import PlacedDie, RollResult, Roller, Scene, Throw
 from somaliland.players.aim import Candidate
+from somaliland.players.calibration import ThrowModel
 from somaliland.players.hazards import AimWeights, Surroundings, score_landings
 from somaliland.players.policy import Table
 from somaliland.rules.fleet import die_spec
@@ -49,17 +50,18 @@ def outcome_worth(s: Surroundings, roll: RollResult, weights: AimWeights) -> flo
     return worth
 
 
-def look_ahead(table: Table, ship_id: str, ranked: list[Candidate], s: Surroundings, roller: Roller,
-               budget: int, weights: AimWeights) -> Throw:
+def look_ahead(table: Table, ship_id: str, ranked: list[Candidate], s: Surroundings, model: ThrowModel,
+               roller: Roller, budget: int, weights: AimWeights) -> Throw:
     """Return the best throw after rolling the top `budget` candidates through physics (budget 0: no rolls)."""
-    if budget <= 0 or not ranked:
-        return ranked[0].throw
+    if budget <= 0:
+        return ranked[0].throw(model, ship_id, s.origin)
     world = scene(table, ship_id)
-    best, best_worth = ranked[0].throw, -np.inf
+    best, best_worth = ranked[0], -np.inf
     for k, c in enumerate(ranked):
         worth = c.worth
         if k < budget:
-            worth = (c.worth + outcome_worth(s, roller.roll(world, c.throw), weights)) / 2
+            rolled = roller.roll(world, c.throw(model, ship_id, s.origin))
+            worth = (c.worth + outcome_worth(s, rolled, weights)) / 2
         if worth > best_worth:
-            best, best_worth = c.throw, worth
-    return best
+            best, best_worth = c, worth
+    return best.throw(model, ship_id, s.origin)

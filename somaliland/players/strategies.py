@@ -102,7 +102,7 @@ class Strategy:
         model = self.model(table)
         s = sizing_up(table, ship_id, model)
         ranked = rank(table, ship_id, s, model, self.spread, self.weights)
-        return look_ahead(table, ship_id, ranked, s, self.roller, self.rolls, self.weights)
+        return look_ahead(table, ship_id, ranked, s, model, self.roller, self.rolls, self.weights)
 
 
 def start_clear(table: Table, ship: ShipState) -> bool:

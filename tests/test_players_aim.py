@@ -1,0 +1,114 @@
+"""Aiming on hand-built positions: along the route, a push near the goal, off land, clear of ships and pirates.
+
+The small map of `rules_fixtures`: the full-value route "somalia" runs north along x = 0.62, its
+northern destination a box from y = 0.75. Most tests aim with a hand-made throw model (rolls of 4 to
+10 cm, no physics scatter) and no hand spread, so the chosen landing is exactly predictable.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+from shapely import LineString, Point, box
+
+from physics import Style
+from rules_fixtures import N, config, game, place, world
+from somaliland.map.model import Land
+from somaliland.players.aim import Spread, aim
+from somaliland.players.calibration import ThrowModel, calibrate
+from somaliland.players.policy import Table
+from somaliland.rules import Card, check_throw
+from somaliland.rules.state import Status
+
+SIZE = 0.016
+SHORT = ThrowModel(size=SIZE, tumble=0.0, speeds=(0.5, 1.0), reach=(0.04, 0.10), along_sd=(0.0, 0.0),
+                   across_sd=(0.0, 0.0), quarter=0.0187, half=0.0373, rolls=0)
+STILL = Spread(0.0, 0.0)
+CARD = Card(40, N)
+
+
+def landing(throw, model: ThrowModel = SHORT) -> tuple[float, float]:
+    """Return where the throw should come to rest by the model (no scatter)."""
+    reach = {Style.QUARTER: model.quarter, Style.HALF: model.half}.get(throw.style)
+    if reach is None:
+        reach = float(model.reach_at(throw.speed))
+    return (throw.origin[0] + reach * math.cos(throw.heading), throw.origin[1] + reach * math.sin(throw.heading))
+
+
+def at_sea(x: float, y: float, ship: str = "red-24", state=None):
+    """Return a state with the ship at sea at (x, y) carrying 40 North on the full-value route."""
+    return place(state or game(), ship, x, y, card=CARD, route="somalia")
+
+
+def test_aim_follows_the_route_north():
+    state = at_sea(0.62, 0.30)
+    throw = aim(Table(state, world(), config(), 0), "red-24", SHORT, STILL)
+    assert throw.style is Style.ROLL
+    assert throw.heading == pytest.approx(math.pi / 2, abs=math.radians(1))
+    assert landing(throw)[1] == pytest.approx(0.40, abs=1e-3)  # the longest roll: all progress, no hazard
+    check_throw(state, "red-24", throw.origin, throw.heading, world(), config())
+
+
+def test_a_launch_starts_at_the_route_start_within_the_heading_tolerance():
+    cfg = config(launch_heading_tolerance=math.radians(5))
+    state = place(game(cfg), "red-24", status=Status.IN_PORT, card=CARD, route="somalia")
+    throw = aim(Table(state, world(), cfg, 0), "red-24", SHORT, STILL)
+    assert throw.origin == pytest.approx((0.62, 0.10))
+    check_throw(state, "red-24", throw.origin, throw.heading, world(), cfg)  # R12
+
+
+def test_a_ship_just_short_of_a_small_goal_pushes():
+    small = box(0.60, 0.75, 0.64, 0.78)  # 4 x 3 cm: the shortest roll (4 cm) could overshoot it
+    route = world().route("somalia")
+    tiny = replace(world(), routes=(replace(route, north=replace(route.north, destination=small)),
+                                    world().route("africa")))
+    state = at_sea(0.62, 0.735)
+    throw = aim(Table(state, tiny, config(), 0), "red-24", SHORT, Spread())
+    assert throw.style in (Style.QUARTER, Style.HALF)
+    assert small.covers(Point(landing(throw)))
+
+
+def test_a_push_is_chosen_with_the_calibrated_model(roller):
+    model = calibrate(roller, SIZE, 0.004, tumble=0.05)
+    small = box(0.60, 0.75, 0.64, 0.78)
+    route = world().route("somalia")
+    tiny = replace(world(), routes=(replace(route, north=replace(route.north, destination=small)),
+                                    world().route("africa")))
+    throw = aim(Table(at_sea(0.62, 0.735), tiny, config(), 0), "red-24", model, Spread())
+    assert throw.style in (Style.QUARTER, Style.HALF)
+
+
+def test_aim_keeps_off_an_island_on_the_route():
+    island = box(0.60, 0.43, 0.64, 0.47)
+    islet = replace(world(), lands=world().lands + (Land("islet", island),))
+    state = at_sea(0.62, 0.36)
+    throw = aim(Table(state, islet, config(), 0), "red-24", SHORT, STILL)
+    end = landing(throw)
+    assert not islet.is_land(*end)
+    assert island.distance(Point(end)) > 0.0
+
+
+def test_aim_steers_clear_of_a_ship_ahead():
+    state = at_sea(0.62, 0.42, "green-24", at_sea(0.62, 0.36))
+    throw = aim(Table(state, world(), config(), 0), "red-24", SHORT, STILL)
+    path = LineString([throw.origin, landing(throw)])
+    assert path.distance(Point(0.62, 0.42)) >= 1.5 * SIZE  # no touch, so no sinking (R18)
+
+
+def test_aim_does_not_end_nearest_a_pirate_port():
+    # green's ship lies 0.11 from Eyl (0.52, 0.45), out of red's way; the longest roll along the centre
+    # line would end 0.1005 from Eyl, nearer than green, so red would be seized (R13): it must end farther out
+    green = (0.52 + 0.11 * math.cos(math.pi / 3), 0.45 + 0.11 * math.sin(math.pi / 3))
+    state = at_sea(*green, "green-24", at_sea(0.62, 0.36))
+    throw = aim(Table(state, world(), config(), 0), "red-24", SHORT, STILL)
+    end = landing(throw)
+    assert math.dist(end, (0.52, 0.45)) > 0.11
+    assert end[1] > 0.40  # still made good progress
+
+
+def test_aim_is_deterministic():
+    state = at_sea(0.62, 0.42, "green-24", at_sea(0.62, 0.36))
+    table = Table(state, world(), config(), 0)
+    assert aim(table, "red-24", SHORT, Spread()) == aim(table, "red-24", SHORT, Spread())
