@@ -1,0 +1,96 @@
+"""`somaliland map` as a designer meets it: exit codes, every problem printed, files written."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from somaliland.cli.main import main
+
+TINY = Path("maps/tiny.toml").read_text(encoding="utf-8")
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "somaliland.cli.main", *args], capture_output=True, text=True)
+
+
+def test_check_prints_ok_for_every_shipped_map(capsys):
+    assert main(["map", "check", "maps/horn-of-africa.toml", "maps/tiny.toml"]) == 0
+    out = capsys.readouterr().out
+    assert "maps/horn-of-africa.toml: OK" in out and "maps/tiny.toml: OK" in out
+    assert "route somalia: 130.7 cm, full value" in out
+
+
+def test_check_prints_every_problem_and_exits_2(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(TINY.replace("at = [20.0, 20.0]", "at = [26.0, 20.0]").replace("start = [25.0, 9.0]",
+                                                                                 "start = [15.0, 12.0]"))
+    assert main(["map", "check", str(bad), "maps/tiny.toml"]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{bad}:") and "routes.somalia.north.start: expected a start at sea" in out[0]
+    assert "pirate_port[0].at: expected a port on or within 2 cm of a coast" in out[1]
+    assert out[2] == f"{bad}: 2 problems" and "maps/tiny.toml: OK" in out
+
+
+def test_a_command_given_a_bad_map_prints_one_line_and_exits_2(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(TINY.replace("width = 30.0", "width = -3"))
+    out = run("map", "show", str(bad), "-o", str(tmp_path / "x.png"))
+    assert out.returncode == 2
+    assert out.stderr.strip() == (f"somaliland map: error: {bad}:13: board.width: expected a number >= 10, "
+                                  "found -3")
+    assert "Traceback" not in out.stderr
+
+
+def test_check_of_a_missing_file_exits_2(capsys):
+    assert main(["map", "check", "maps/nowhere.toml"]) == 2
+    assert "maps/nowhere.toml: (top level): expected a readable map file" in capsys.readouterr().out
+
+
+def test_show_writes_a_png(tmp_path):
+    out = tmp_path / "board.png"
+    assert main(["map", "show", "maps/tiny.toml", "-o", str(out), "--dpi", "40"]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_show_refuses_an_unknown_image_type(tmp_path, capsys):
+    assert main(["map", "show", "maps/tiny.toml", "-o", str(tmp_path / "board.gif")]) == 2
+    assert "expected a .png, .svg or .pdf" in capsys.readouterr().err
+
+
+def test_mesh_is_the_physics_board_mesh(tmp_path):
+    from physics.board import board_mesh
+    from somaliland.map import load
+
+    out = tmp_path / "board.obj"
+    assert main(["map", "mesh", "maps/tiny.toml", "-o", str(out), "--units", "cm"]) == 0
+    verts, tris = board_mesh(load("maps/tiny.toml").board())
+    lines = out.read_text().splitlines()
+    v = [tuple(map(float, ln.split()[1:])) for ln in lines if ln.startswith("v ")]
+    assert len(v) == len(verts) and sum(ln.startswith("f ") for ln in lines) == len(tris)
+    assert max(z for _, _, z in v) == pytest.approx(0.2)  # the 2 mm rock, in cm
+    assert max(x for x, _, _ in v) == pytest.approx(30.0)
+
+
+def test_import_svg_writes_a_map_that_checks_clean(tmp_path, capsys):
+    out = tmp_path / "drawn.toml"
+    assert main(["map", "import-svg", "maps/tiny.svg", "-o", str(out), "--name", "Drawn"]) == 0
+    assert main(["map", "check", str(out)]) == 0
+    text = out.read_text()
+    assert 'name = "Drawn"' in text and text.startswith("#:schema ")
+    assert main(["map", "import-svg", "maps/tiny.svg", "-o", str(out)]) == 2  # no silent overwrite
+    assert "--force" in capsys.readouterr().err
+
+
+def test_measure_reports_distance_and_moves_as_json():
+    out = run("map", "measure", "maps/tiny.toml", "--throws", "12", "--voyages", "2", "--seed", "5", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["seed"] == 5 and data["throws"] == 12 and data["median_roll_cm"] > 5
+    assert {(leg["route"], leg["direction"]) for leg in data["legs"]} == {
+        ("somalia", "north"), ("somalia", "south"), ("africa", "north"), ("africa", "south")}
+    assert all(len(leg["moves"]) == 2 and all(m >= 1 for m in leg["moves"]) for leg in data["legs"])
+    again = run("map", "measure", "maps/tiny.toml", "--throws", "12", "--voyages", "2", "--seed", "5", "--json")
+    assert json.loads(again.stdout) == data  # same seed, same figures

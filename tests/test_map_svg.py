@@ -1,0 +1,62 @@
+"""SVG import: maps/tiny.svg, drawn with transforms, imports to the same board as maps/tiny.toml."""
+
+import math
+
+import pytest
+
+from somaliland.map import MapError, load, loads
+from somaliland.map.svg import import_svg
+from somaliland.map.write import dumps
+
+TINY_SVG = "maps/tiny.svg"
+
+
+def test_drawn_tiny_board_round_trips_to_the_tiny_map():
+    drawn = loads(dumps(import_svg(TINY_SVG, name="Tiny", author="Somaliland project")), "imported")
+    tiny = load("maps/tiny.toml")
+    assert (drawn.width, drawn.depth) == pytest.approx((tiny.width, tiny.depth))
+    assert [land.name for land in drawn.lands] == [land.name for land in tiny.lands]
+    for a, b in zip(drawn.lands, tiny.lands):
+        assert a.polygon.symmetric_difference(b.polygon).area < 1e-9, a.name  # holes and transforms applied
+        assert a.relief == pytest.approx(b.relief)
+    for name in ("somalia", "africa"):
+        a, b = drawn.route(name), tiny.route(name)
+        assert a.centre_line.hausdorff_distance(b.centre_line) < 1e-6  # drawn north-to-south, reversed
+        assert a.centre_line.coords[0][1] < a.centre_line.coords[-1][1]
+        for leg_a, leg_b in ((a.north, b.north), (a.south, b.south)):
+            assert leg_a.start == pytest.approx(leg_b.start, abs=1e-6)
+            assert math.cos(leg_a.heading - leg_b.heading) == pytest.approx(1.0)
+            assert leg_a.destination.symmetric_difference(leg_b.destination).area < 1e-9  # rotated, scaled
+            assert leg_a.zone == leg_b.zone
+    assert [p.name for p in drawn.pirate_ports] == [p.name for p in tiny.pirate_ports]
+    for a, b in zip(drawn.pirate_ports, tiny.pirate_ports):
+        assert a.point == pytest.approx(b.point, abs=1e-6)  # the centre of the drawn circle
+
+
+def test_curves_are_flattened_into_points():
+    doc = import_svg(TINY_SVG)
+    africa = doc["routes"]["africa"]["centre_line"]
+    assert len(africa) > 10  # the africa route is drawn as a Bezier curve
+    assert all(x == pytest.approx(5.0) for x, _ in africa)
+
+
+def test_missing_layer_and_bad_labels_are_all_reported(tmp_path):
+    svg = (open(TINY_SVG, encoding="utf-8").read()
+           .replace('inkscape:label="Pirate ports"', 'inkscape:label="Sea monsters"')
+           .replace('inkscape:label="somalia north"', 'inkscape:label="somalia upwards"'))
+    path = tmp_path / "broken.svg"
+    path.write_text(svg, encoding="utf-8")
+    with pytest.raises(MapError) as err:
+        import_svg(path)
+    messages = [str(p) for p in err.value.problems]
+    assert any("layer 'pirate ports'" in m and "a layer labelled 'pirate ports'" in m for m in messages), messages
+    assert any("'somalia upwards'" in m for m in messages), messages
+    assert all(m.startswith(str(path)) for m in messages)
+
+
+def test_not_an_svg_is_a_map_error(tmp_path):
+    path = tmp_path / "nonsense.svg"
+    path.write_text("this is not xml <", encoding="utf-8")
+    with pytest.raises(MapError) as err:
+        import_svg(path)
+    assert err.value.expected == "an SVG file"
