@@ -1,0 +1,59 @@
+"""The throw model measured from physics: its sample size, caching, shape, and that it predicts a real roll."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from physics import Board, DieSpec, PlacedDie, Pose, Scene
+from somaliland.players.calibration import SAMPLE_ROLLS, calibrate, roll_throw
+
+SIZE, MASS = 0.016, 0.004
+
+
+class CountingRoller:
+    """A roller that counts the rolls it is asked for and passes them on."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.rolls = inner, 0
+        self.settings = getattr(inner, "settings", None)
+
+    def roll(self, scene, throw):
+        self.rolls += 1
+        return self.inner.roll(scene, throw)
+
+    def close(self) -> None:
+        pass
+
+
+def test_calibration_rolls_its_stated_sample_once_then_caches(roller):
+    counting = CountingRoller(roller)
+    first = calibrate(counting, SIZE, MASS, tumble=0.0123)  # a tumble no other test measures
+    assert counting.rolls == SAMPLE_ROLLS == 34
+    assert calibrate(counting, SIZE, MASS, tumble=0.0123) is first
+    assert counting.rolls == SAMPLE_ROLLS
+
+
+def test_model_shape(roller):
+    model = calibrate(roller, SIZE, MASS, tumble=0.05)
+    assert model.rolls == SAMPLE_ROLLS
+    assert all(a < b for a, b in zip(model.reach, model.reach[1:]))
+    assert 0.02 < model.min_roll < 0.06 and 0.4 < model.max_roll < 0.7  # measured: 3.8 cm and 52 cm
+    # a push tips the die over an edge: a quarter moves it about one die width, a half about two
+    assert model.quarter == pytest.approx(1.17 * SIZE, rel=0.1)
+    assert model.half == pytest.approx(2 * model.quarter, rel=0.05)
+    for d in (0.05, 0.2, 0.4):
+        assert float(model.reach_at(model.speed_for(d))) == pytest.approx(d, rel=1e-6)
+
+
+def test_a_roll_carries_about_what_the_model_says(roller):
+    model = calibrate(roller, SIZE, MASS, tumble=0.05)
+    spec = DieSpec(faces=(1, 1, 1, 1, 1, 1), size=(SIZE,) * 3, mass=MASS)
+    start = (0.30, 0.20)
+    scene = Scene(Board(), (PlacedDie("d", spec, Pose.resting(spec, *start)),))
+    for heading, distance in ((1.2, 0.15), (2.0, 0.30)):  # headings the sample never threw
+        rest = roller.roll(scene, roll_throw(model, "d", start, heading, distance)).thrown.position
+        assert math.dist(rest[:2], start) == pytest.approx(distance, abs=0.03)
+        bearing = math.atan2(rest[1] - start[1], rest[0] - start[0])
+        assert abs((bearing - heading + math.pi) % (2 * math.pi) - math.pi) < math.radians(6)

@@ -1,0 +1,128 @@
+"""The strategies on hand-built positions: registry errors, drafting within the cap, routes, plans, launches,
+and the lookahead budget (counted with a wrapping roller)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rules_fixtures import N, S, config, game, place, world
+from somaliland.errors import UsageError
+from somaliland.engine.loop import play_game
+from somaliland.engine.setup import GameSetup, Seat
+from somaliland.players.policy import Table
+from somaliland.players.strategies import STRATEGIES, make_policy
+from somaliland.rules import Card, Status, apply_plans, check_plans, check_throw, drafter, legal_picks, pick
+from somaliland.rules.contracts import open_draft
+from somaliland.seeding import make_rng
+from test_players_calibration import CountingRoller
+
+RNG = make_rng(0)
+
+
+def test_registry_knows_three_strategies_and_names_them_on_error(roller):
+    assert sorted(STRATEGIES) == ["bold", "cautious", "ev"]
+    for name in STRATEGIES:
+        assert make_policy(name, roller).name == name
+    with pytest.raises(UsageError, match="known strategies: bold, cautious, ev"):
+        make_policy("reckless", roller)
+    with pytest.raises(UsageError, match="known parameters: .*rolls"):
+        make_policy("ev", roller, lookahead=3)
+    with pytest.raises(UsageError, match="rolls"):
+        make_policy("ev", roller, rolls=-1)
+    with pytest.raises(UsageError, match="heading_sd_deg"):
+        make_policy("ev", roller, heading_sd_deg=float("nan"))
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_a_draft_never_exceeds_the_cap(roller, name):
+    cfg = config()
+    policy = make_policy(name, roller)
+    offer = tuple(Card(v, d) for v, d in ((64, N), (62, S), (44, N), (40, S), (36, N), (32, S), (30, N),
+                                          (30, S), (34, N)))
+    for caps in ((74, 74), (40, 74), (30, 12)):  # D3: a seat that lost ships has a smaller cap
+        draft = open_draft(offer, caps, 0)
+        state = game(cfg)
+        while (seat := drafter(draft)) is not None:
+            card = policy.draft(Table(state, world(), cfg, seat), draft, RNG)
+            assert card is None or card in legal_picks(draft, seat)
+            draft = pick(draft, seat, card, cfg)
+        assert draft.held[0]  # something worth taking was offered to each
+        for seat, held in enumerate(draft.held):
+            assert sum(c.value for c in held) <= caps[seat]  # R6
+
+
+def test_cautious_takes_africa_and_bold_somalia(roller):
+    held = ((Card(44, N),), (Card(44, S),))
+    state = game(held=held)
+    cautious = make_policy("cautious", roller).plan(Table(state, world(), config(), 0), RNG)
+    bold = make_policy("bold", roller).plan(Table(state, world(), config(), 1), RNG)
+    assert [p.route for p in cautious] == ["africa"]
+    assert [p.route for p in bold] == ["somalia"]
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+@pytest.mark.parametrize("cards", [(Card(30, N), Card(44, S)), (Card(64, S),), (Card(30, N), Card(32, N))])
+def test_plans_cover_every_contract_legally(roller, name, cards):
+    state = game(held=(cards, ()))
+    plans = make_policy(name, roller).plan(Table(state, world(), config(), 0), RNG)
+    check_plans(state, 0, plans, world(), config())  # R8, R10
+    assert sorted(p.card for p in plans) == sorted(cards)
+    for plan in plans:  # the fleet (74) can cover each of these sets: R9 by displacement
+        assert sum(state.ship(s).displacement for s in plan.ships) >= plan.card.value
+
+
+def test_a_plan_after_a_sinking_uses_only_ships_afloat(roller):
+    state = game(held=((Card(30, N),), ()))
+    state = replace(state, ships=tuple(replace(s, status=Status.SUNK) if s.id == "red-24" else s
+                                       for s in state.ships))
+    plans = make_policy("ev", roller).plan(Table(state, world(), config(), 0), RNG)
+    check_plans(state, 0, plans, world(), config())
+    assert "red-24" not in plans[0].ships
+
+
+def test_ev_weighs_capture_risk(roller):
+    state = game(held=((Card(50, N),), ()))
+    table = Table(state, world(), config(), 0)
+    crowded = make_policy("ev", roller, rival_full_route_ships=20.0).plan(table, RNG)  # pirates spread thin
+    alone = make_policy("ev", roller, rival_full_route_ships=0.0, ransom_aversion=5.0).plan(table, RNG)
+    assert crowded[0].route == "somalia"
+    assert alone[0].route == "africa"
+
+
+def test_launch_picks_the_biggest_ship_and_passes_when_the_start_is_taken(roller):
+    state = game(held=((Card(30, N),), ()))
+    plans = make_policy("bold", roller).plan(Table(state, world(), config(), 0), RNG)
+    state = apply_plans(state, 0, plans, world(), config())
+    policy = make_policy("bold", roller)
+    ships = plans[0].ships
+    biggest = max(ships, key=lambda s: state.ship(s).displacement)
+    assert policy.launch(Table(state, world(), config(), 0), RNG) == biggest
+    blocked = place(state, "green-6a", 0.62, 0.105)  # a die lying on the start of the somalia north leg
+    assert policy.launch(Table(blocked, world(), config(), 0), RNG) is None
+    assert policy.launch(Table(state, world(), config(), 1), RNG) is None  # nothing to launch
+
+
+def test_lookahead_rolls_at_most_its_budget_and_is_deterministic(roller):
+    counting = CountingRoller(roller)
+    state = place(game(), "red-24", 0.62, 0.30, card=Card(40, N), route="somalia")
+    state = place(state, "green-24", 0.62, 0.45, card=Card(40, S), route="somalia")
+    table = Table(state, world(), config(), 0)
+    for budget in (0, 1, 3):
+        policy = make_policy("ev", counting, rolls=budget)
+        policy.model(table)  # calibration is measured once per process, outside the budget
+        before = counting.rolls
+        first = policy.throw(table, "red-24", RNG)
+        assert counting.rolls - before == budget
+        assert policy.throw(table, "red-24", RNG) == first
+        check_throw(state, "red-24", first.origin, first.heading, world(), config())  # R16
+
+
+def test_two_strategies_play_a_whole_round(roller):
+    cfg = config(rounds=1)
+    setup = GameSetup(seed=3, seats=(Seat("bold"), Seat("cautious")), rules=cfg, record_paths=False)
+    result = play_game(setup, world(), roller)
+    assert result.throws > 0
+    kinds = {e["kind"] for e in result.events}
+    assert {"plan", "throw", "final"} <= kinds
