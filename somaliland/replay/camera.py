@@ -3,7 +3,6 @@ projection of board points to image pixels (which tests use to find dice in scre
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,14 +28,18 @@ class Camera:
                                                                0.0, 2))
 
 
-def overview(width: float, depth: float, aspect: float, pitch: float = -62.0) -> Camera:
-    """Return a camera from the south that shows a width x depth board whole in an image of this aspect."""
-    half_v = math.radians(FOV_DEG) / 2
-    half_h = math.atan(math.tan(half_v) * aspect)
-    tilt = math.radians(-pitch)
-    # the board's depth seen at a slant shrinks to depth*sin(tilt); keep a margin of a tenth
-    need = max(1.1 * depth * math.sin(tilt) / 2 / math.tan(half_v), 1.1 * width / 2 / math.tan(half_h))
-    return Camera((width / 2, depth / 2, 0.0), need + 0.5 * depth * math.cos(tilt), 0.0, pitch)
+def overview(width: float, depth: float, aspect: float, pitch: float = -62.0, margin: float = 0.92) -> Camera:
+    """Return a camera from the south, as close as it can be while the whole width x depth board shows in an
+    image of this aspect (the board's corners within `margin` of the image's half-size)."""
+    corners = np.array([[x, y, 0.0] for x in (0.0, width) for y in (0.0, depth)])
+    proj = projection(aspect)
+    near, far = 0.05, 20.0
+    for _ in range(40):  # bisect the distance: the board fits from `far`, not from `near`
+        mid = (near + far) / 2
+        camera = Camera((width / 2, depth / 2, 0.0), mid, 0.0, pitch)
+        ndc = project(corners, camera.view(), proj, 2, 2) - 1.0
+        near, far = (near, mid) if np.all(np.abs(ndc) <= margin) else (mid, far)
+    return Camera((width / 2, depth / 2, 0.0), far, 0.0, pitch)
 
 
 def follow(x: float, y: float, heading_deg: float = 0.0) -> Camera:

@@ -26,10 +26,14 @@ def where(story: Story, index: int) -> list[str]:
 
 
 def happened(story: Story, step: Step, done: bool) -> list[str]:
-    """Return what the step did (once its motion is `done`), or what came just before it."""
-    events = step.events if done else step.prelude
-    lines = [text for e in events if (text := describe(story, e))]
-    return lines
+    """Return what came just before the step (ships losing their move) and, once its motion is `done`, what it did."""
+    events = step.prelude + step.events if done else step.prelude
+    skipped: dict[str, list[str]] = {}
+    for e in events:
+        if e.get("kind") == "turn_skipped":
+            skipped.setdefault(str(e.get("status", "?")).replace("_", " "), []).append(str(e.get("ship", "?")))
+    lines = [f"lose this move ({status}): {', '.join(ships)}" for status, ships in skipped.items()]
+    return lines + [text for e in events if e.get("kind") != "turn_skipped" and (text := describe(story, e))]
 
 
 def describe(story: Story, event: dict[str, Any]) -> str | None:

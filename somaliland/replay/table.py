@@ -24,11 +24,14 @@ class Table:
     """The board and the dice, drawn in one PyBullet client."""
 
     def __init__(self, story: Story, gui: bool = False, options: str = "") -> None:
-        import pybullet
-        from pybullet_utils import bullet_client
+        from physics.bullet import _quiet_stdout  # Bullet's C code prints on import and connect
 
+        with _quiet_stdout():
+            import pybullet
+            from pybullet_utils import bullet_client
+
+            self.client = bullet_client.BulletClient(pybullet.GUI if gui else pybullet.DIRECT, options=options)
         self.story = story
-        self.client = bullet_client.BulletClient(pybullet.GUI if gui else pybullet.DIRECT, options=options)
         self._files = tempfile.TemporaryDirectory(prefix="somaliland-replay-")
         if gui:
             self.client.configureDebugVisualizer(pybullet.COV_ENABLE_RENDERING, 0)
@@ -41,8 +44,11 @@ class Table:
 
     def close(self) -> None:
         """Disconnect and remove the texture files."""
+        from physics.bullet import _quiet_stdout
+
         try:
-            self.client.disconnect()
+            with _quiet_stdout():
+                self.client.disconnect()
         finally:
             self._files.cleanup()
 

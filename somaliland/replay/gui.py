@@ -1,0 +1,276 @@
+"""The interactive replay: PyBullet's GUI window on the textured board, the throws played from their
+recorded paths at real speed, keys and side-panel buttons to move through the game, and an overlay.
+
+Keys (also listed on screen): space pause/play, right/left next/previous throw, up/down next/previous
+turn, 1-9 jump to a round, +/- speed, f follow-the-die camera, r replay the throw, q quit. The side
+panel has the same as buttons, plus sliders for the round and the speed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from somaliland.replay import captions, cursor
+from somaliland.replay.camera import overview
+from somaliland.replay.motion import poses_at
+from somaliland.replay.story import Story
+
+HOLD = 1.5  # s of replay time an outcome stays before the next step plays
+FRAME = 1 / 60  # s between redraws
+SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+KEYS_HELP = ("space pause/play   <- -> throw   up/down turn   1-9 round   +/- speed   f follow   r again   q quit")
+TEXT_RGB = (0.05, 0.05, 0.1)
+ALERT_RGB = (0.75, 0.1, 0.0)
+BUTTONS = ("next throw", "previous throw", "next turn", "previous turn", "pause / play", "follow camera",
+           "replay throw")
+
+
+@dataclass
+class Playhead:
+    """Where the replay is: the step, the time into it, and how it plays."""
+
+    index: int
+    t: float = 0.0
+    playing: bool = True
+    speed: float = 1.0
+    follow: bool = False
+    held: float = 0.0  # s the current outcome has been shown
+    last: int = 0  # play up to and including this step, then pause
+    changed: bool = field(default=True)
+
+    def go(self, index: int) -> None:
+        """Jump to the start of step `index`."""
+        self.index, self.t, self.held, self.changed = index, 0.0, 0.0, True
+
+
+class Viewer:
+    """The GUI replay of a story."""
+
+    def __init__(self, story: Story, first: int, last: int, speed: float = 1.0, follow: bool = False,
+                 width: int = 1280, height: int = 800) -> None:
+        from somaliland.replay.table import Table
+
+        self.story = story
+        self.table = Table(story, gui=True, options=f"--width={width} --height={height}")
+        self.client = self.table.client
+        self.head = Playhead(first, speed=speed, follow=follow, last=last)
+        self.texts: list[int] = []
+        self.text_key: tuple = ()
+        self._setup_gui()
+
+    # -- set-up -----------------------------------------------------------------------------------
+    def _setup_gui(self) -> None:
+        c = self.client
+        for flag in ("COV_ENABLE_KEYBOARD_SHORTCUTS", "COV_ENABLE_RGB_BUFFER_PREVIEW",
+                     "COV_ENABLE_DEPTH_BUFFER_PREVIEW", "COV_ENABLE_SEGMENTATION_MARK_PREVIEW", "COV_ENABLE_MOUSE_PICKING"):
+            c.configureDebugVisualizer(getattr(c, flag), 0)
+        c.configureDebugVisualizer(c.COV_ENABLE_GUI, 1)
+        c.configureDebugVisualizer(c.COV_ENABLE_SHADOWS, 1)
+        width, height = c.getDebugVisualizerCamera()[:2]
+        cam = overview(self.story.world.width, self.story.world.depth, width / max(height, 1))
+        c.resetDebugVisualizerCamera(cam.distance, cam.yaw, cam.pitch, cam.target)
+        self.buttons = {name: c.addUserDebugParameter(name, 1, 0, 0) for name in BUTTONS}
+        self.clicks = {name: 0.0 for name in BUTTONS}
+        rounds = self.story.rounds()
+        self.round_slider = c.addUserDebugParameter("round", rounds[0], rounds[-1] + 0.99,
+                                                    self.story.steps[self.head.index].round)
+        self.speed_slider = c.addUserDebugParameter("speed", 0.1, 8.0, self.head.speed)
+        self.slider_values = (self._read(self.round_slider), self._read(self.speed_slider))
+
+    def _read(self, item: int) -> float:
+        return float(self.client.readUserDebugParameter(item))
+
+    # -- the loop ---------------------------------------------------------------------------------
+    def run(self) -> None:
+        """Replay until the window is closed or q is pressed."""
+        try:
+            previous = time.monotonic()
+            while self.client.isConnected():
+                now = time.monotonic()
+                if not self._controls():
+                    break
+                self._advance(min(now - previous, 0.1))
+                previous = now
+                self._draw()
+                time.sleep(FRAME)
+        except Exception as error:  # the window was closed under us: pybullet says "Not connected"
+            if "connect" not in str(error).lower():
+                raise
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Close the window."""
+        try:
+            self.table.close()
+        except Exception as error:  # already gone when the user closed the window
+            if "connect" not in str(error).lower():
+                raise
+
+    def _advance(self, dt: float) -> None:
+        head, story = self.head, self.story
+        if not head.playing:
+            return
+        step = story.steps[head.index]
+        if head.t < step.duration:
+            head.t = min(step.duration, head.t + dt * head.speed)
+            return
+        head.held += dt * head.speed
+        if head.held >= HOLD:
+            if head.index >= head.last or head.index == len(story.steps) - 1:
+                head.playing, head.changed = False, True
+            else:
+                head.go(head.index + 1)
+
+    def _controls(self) -> bool:
+        """Apply keys, buttons and sliders; return False to quit."""
+        c, head, story = self.client, self.head, self.story
+        actions = []
+        for key, state in c.getKeyboardEvents().items():
+            if state & c.KEY_WAS_TRIGGERED:
+                actions.append(KEY_ACTIONS.get(key) or (f"round {key - ord('0')}" if ord("1") <= key <= ord("9")
+                                                        else None))
+        for name, item in self.buttons.items():
+            value = self._read(item)
+            if value != self.clicks[name]:
+                self.clicks[name] = value
+                actions.append(name)
+        round_value, speed_value = self._read(self.round_slider), self._read(self.speed_slider)
+        if round_value != self.slider_values[0]:
+            actions.append(f"round {int(round_value)}")
+        if speed_value != self.slider_values[1]:
+            head.speed, head.changed = max(0.1, speed_value), True
+        self.slider_values = (round_value, speed_value)
+        for action in actions:
+            if action == "quit":
+                return False
+            self._act(action)
+        if actions:
+            head.last = len(story.steps) - 1
+        return True
+
+    def _act(self, action: str | None) -> None:
+        head, story = self.head, self.story
+        moves = {"next throw": cursor.next_step, "previous throw": cursor.previous_step,
+                 "next turn": cursor.next_turn, "previous turn": cursor.previous_turn}
+        if action in moves:
+            head.go(moves[action](story, head.index))
+        elif action == "replay throw":
+            head.go(head.index)
+            head.playing = True
+        elif action == "pause / play":
+            head.playing, head.changed = not head.playing, True
+        elif action == "follow camera":
+            head.follow, head.changed = not head.follow, True
+        elif action in ("faster", "slower"):
+            k = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - head.speed))
+            k = min(k + 1, len(SPEEDS) - 1) if action == "faster" else max(k - 1, 0)
+            head.speed, head.changed = SPEEDS[k], True
+        elif action and action.startswith("round "):
+            head.go(cursor.round_start(story, int(action.split()[1])))
+
+    # -- drawing ----------------------------------------------------------------------------------
+    def _draw(self) -> None:
+        head = self.head
+        step = self.story.steps[head.index]
+        poses = poses_at(step, head.t)
+        self.table.show(poses)
+        if head.follow:
+            ship = step.ship or (step.events[0].get("ship") if step.events else None)
+            pose = poses.get(ship) if ship else None
+            if pose is not None:
+                cam = self.client.getDebugVisualizerCamera()
+                self.client.resetDebugVisualizerCamera(0.25, cam[8], cam[9], (pose[0], pose[1], 0.0))
+        self._overlay(step, head.t >= step.duration)
+
+    def _overlay(self, step, done: bool) -> None:
+        head = self.head
+        state = "playing" if head.playing else "paused"
+        lines = [(text, TEXT_RGB) for text in captions.where(self.story, head.index)]
+        lines += [(text, ALERT_RGB) for text in captions.happened(self.story, step, done)]
+        lines.append((f"t = {head.t:.2f} / {step.duration:.2f} s   speed x{head.speed:g}   {state}"
+                      f"   camera: {'follow' if head.follow else 'free'}", TEXT_RGB))
+        lines.append((KEYS_HELP, TEXT_RGB))
+        cam = self.client.getDebugVisualizerCamera()
+        key = (tuple(lines), cam[2], cam[3])
+        if key == self.text_key:
+            return
+        self.text_key = key
+        anchors = screen_points(cam[2], cam[3], [(-0.97, 0.93 - 0.06 * k) for k in range(len(lines))], 0.3)
+        for k, ((text, rgb), at) in enumerate(zip(lines, anchors)):
+            if k < len(self.texts):
+                self.texts[k] = self.client.addUserDebugText(text, at, textColorRGB=rgb, textSize=1.1,
+                                                             replaceItemUniqueId=self.texts[k])
+            else:
+                self.texts.append(self.client.addUserDebugText(text, at, textColorRGB=rgb, textSize=1.1))
+        for item in self.texts[len(lines):]:
+            self.client.removeUserDebugItem(item)
+        del self.texts[len(lines):]
+
+    # -- screenshots ------------------------------------------------------------------------------
+    def screenshot(self, path: Path, settle: float = 0.5) -> None:
+        """Show the outcome of the last chosen step, save the 3-D view as a PNG (camera matrices beside it
+        in PATH.json), and close."""
+        import pybullet
+        from PIL import Image
+
+        head = self.head
+        head.go(head.last)
+        head.t = self.story.steps[head.last].duration
+        head.playing = False
+        end = time.monotonic() + settle
+        while time.monotonic() < end:
+            self._draw()
+            time.sleep(FRAME)
+        width, height, view, proj = self.client.getDebugVisualizerCamera()[:4]
+        _, _, rgba, _, _ = self.client.getCameraImage(width, height, view, proj,
+                                                      renderer=pybullet.ER_BULLET_HARDWARE_OPENGL)
+        image = np.reshape(np.asarray(rgba, dtype=np.uint8), (height, width, 4))[:, :, :3]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(image).save(path)
+        path.with_suffix(path.suffix + ".json").write_text(json.dumps(
+            {"width": width, "height": height, "view": list(view), "projection": list(proj),
+             "step": head.index, "poses": self.table.shown}))
+        self.close()
+
+
+KEY_ACTIONS: dict[int, str] = {}
+
+
+def _bind_keys() -> None:
+    import pybullet as p
+
+    KEY_ACTIONS.update({ord(" "): "pause / play", p.B3G_RIGHT_ARROW: "next throw", p.B3G_LEFT_ARROW: "previous throw",
+                        p.B3G_UP_ARROW: "next turn", p.B3G_DOWN_ARROW: "previous turn", ord("+"): "faster",
+                        ord("="): "faster", ord("-"): "slower", ord("f"): "follow camera", ord("r"): "replay throw",
+                        ord("q"): "quit", 27: "quit"})
+
+
+def screen_points(view, proj, ndc: list[tuple[float, float]], depth: float) -> list[tuple[float, float, float]]:
+    """Return world points that appear at these normalised screen positions (-1..1, y up), `depth` m ahead."""
+    v = np.asarray(view, dtype=float).reshape(4, 4).T
+    p = np.asarray(proj, dtype=float).reshape(4, 4).T
+    rotation, translation = v[:3, :3], v[:3, 3]
+    eye = -rotation.T @ translation
+    right, up, back = rotation[0], rotation[1], rotation[2]
+    points = []
+    for x, y in ndc:
+        local = eye - back * depth + right * (x * depth / p[0, 0]) + up * (y * depth / p[1, 1])
+        points.append(tuple(float(c) for c in local))
+    return points
+
+
+def replay(story: Story, steps: list[int], speed: float = 1.0, follow: bool = False,
+           screenshot: Path | None = None) -> None:
+    """Open the GUI on the chosen steps (it plays them, then stays open on the whole game)."""
+    _bind_keys()
+    viewer = Viewer(story, steps[0], steps[-1], speed=speed, follow=follow)
+    if screenshot is not None:
+        viewer.screenshot(screenshot)
+        return
+    viewer.run()
