@@ -1,8 +1,10 @@
 """Run a study on any `concurrent.futures.Executor`: local processes or a Dask cluster, the same code.
 
 The runner keeps a bounded window of games in flight (so a kill loses few), records each finished game
-in the results folder at once, resubmits a game whose worker died (up to `max_attempts`, then records it
-as an error), and shows a progress bar: games done, games per minute, time left.
+in the results folder at once, and shows a progress bar: games done, games per minute, time left. A game
+whose worker died is run again: when a local pool breaks, the games that were in it rerun one at a time,
+so the one that kills its worker is found and, after `max_attempts` deaths, recorded as an error while
+the others finish normally.
 """
 
 from __future__ import annotations
@@ -101,25 +103,31 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
     started = time.monotonic()
     executor = make_executor()
     running: dict[cf.Future, GameTask] = {}
+    suspects: deque[GameTask] = deque()  # in flight when a pool broke: rerun one at a time to find the killer
+    isolating: set[tuple[int, int]] = set()
     try:
-        while todo or running:
-            while todo and len(running) < 2 * workers:
-                task = todo.popleft()
+        while todo or suspects or running:
+            limit, source = (1, suspects) if isolating else (2 * workers, todo)
+            while source and len(running) < limit:
+                task = source.popleft()
                 running[executor.submit(play_task, task)] = task
             finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
-            broken = False
+            lost: list[GameTask] = []
             for future in finished:
                 task = running.pop(future)
                 try:
                     outcome = future.result()
-                except Exception as error:  # the worker, not the game, failed: it died or was lost
-                    broken |= isinstance(error, cf.BrokenExecutor)
+                except cf.BrokenExecutor:  # a local worker died; which game killed it is not yet known
+                    lost.append(task)
+                    continue
+                except Exception as error:  # a cluster worker died or was lost (Dask has already retried)
                     attempts[task.key] += 1
                     if attempts[task.key] < max_attempts:
                         retried += 1
                         todo.appendleft(task)
                         continue
                     outcome = _worker_died(task, error, attempts[task.key])
+                isolating.discard(task.key)
                 store.add(outcome)
                 played += 1
                 errors += not outcome.ok
@@ -128,12 +136,22 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
                     bar.update(1)
                     minutes = (time.monotonic() - started) / 60
                     bar.set_postfix_str(f"{played / minutes:.1f} games/min, {errors} errors", refresh=False)
-            if broken:  # a dead local worker breaks the whole pool: every game in it goes back in the queue
-                for future, task in running.items():
-                    attempts[task.key] += 1
-                    todo.appendleft(task)
-                    retried += 1
+            if lost:  # the pool is broken: every game in it goes back, and a new pool takes over
+                lost.extend(running.values())
                 running.clear()
+                retried += len(lost)
+                if len(lost) == 1:  # it ran alone, so it killed its worker
+                    task = lost[0]
+                    attempts[task.key] += 1
+                    if attempts[task.key] >= max_attempts:
+                        store.add(_worker_died(task, cf.BrokenExecutor("its worker process died"),
+                                               attempts[task.key]))
+                        isolating.discard(task.key)
+                        played += 1
+                        errors += 1
+                        lost = []
+                suspects.extendleft(reversed(lost))
+                isolating.update(t.key for t in lost)
                 _shutdown(executor, wait=False)
                 executor = make_executor()
     finally:
@@ -166,4 +184,4 @@ def _bar(total: int, initial: int, show: bool):
     from tqdm import tqdm
 
     return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, dynamic_ncols=True, mininterval=1.0,
-                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} games [{elapsed} elapsed, {remaining} left, {postfix}]")
+                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} games [{elapsed} elapsed, {remaining} left{postfix}]")

@@ -151,7 +151,8 @@ def parse_study(text: str, source: str, base_dir: Path) -> Study:
     for g, grid in enumerate(grids):
         keys = list(grid)
         for values in itertools.product(*(grid[k] for k in keys)):
-            combos.append((f"sweep[{g}]", tuple(zip(keys, values))))
+            where = f"sweep[{g}]" if isinstance(doc.get("sweep"), list) else "sweep"
+            combos.append((where, tuple(zip(keys, values))))
     if len(combos) > MAX_CELLS:
         raise StudyError(source, "sweep", f"at most {MAX_CELLS} cells", len(combos))
     cells = tuple(_cell(source, i, where, base, values, base_dir) for i, (where, values) in enumerate(combos))

@@ -62,6 +62,7 @@ def init_worker(path: list[str]) -> None:
 def play_task(task: GameTask) -> GameOutcome:
     """Play one game; any exception the game raises becomes an error row carrying its seed."""
     t0 = time.process_time()
+    worker = f"{os.uname().nodename}:{os.getpid()}"
     seed = task.setup.seed
     ident = {"cell": task.cell, "game": task.game, "game_seed": seed}
     try:
@@ -69,10 +70,10 @@ def play_task(task: GameTask) -> GameOutcome:
         from somaliland.engine.loop import play_game
         from somaliland.study.tables import game_tables
 
-        result = play_game(task.setup, world, _roller(), _factory(task.factory))
+        result = play_game(task.setup, world, _roller(), policy_factory(task.factory))
         tables = game_tables(result.events, world)
         cpu = time.process_time() - t0
-        tables["games"][0].update(status="ok", cpu_s=cpu)
+        tables["games"][0].update(status="ok", cpu_s=cpu, worker=worker)
         for row in tables["players"]:
             row["skill"] = task.skills[row["seat"]]
         for name, rows in tables.items():
@@ -83,7 +84,7 @@ def play_task(task: GameTask) -> GameOutcome:
         ok = False
         tables = {"errors": [{**ident, **dict(task.columns), "error": type(error).__name__, "message": str(error),
                               "traceback": "".join(traceback.format_exception(error)[-6:])}]}
-    return GameOutcome(task.cell, task.game, seed, ok, tables, cpu, f"{os.uname().nodename}:{os.getpid()}")
+    return GameOutcome(task.cell, task.game, seed, ok, tables, cpu, worker)
 
 
 def _roller():
@@ -111,7 +112,8 @@ def _world(task: GameTask):
     return world
 
 
-def _factory(name: str | None):
+def policy_factory(name: str | None):
+    """Return the policy factory a study names ("module:function"), or the strategy registry's."""
     if name is None:
         from somaliland.engine.loop import default_factory
 

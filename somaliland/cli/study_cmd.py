@@ -1,0 +1,163 @@
+"""`somaliland study`: run a Monte Carlo balance study, report on it, replay any one of its games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from somaliland.cli import args as types
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add the command to the parser."""
+    p = commands.add_parser("study", help="Monte Carlo balance studies: run, report, replay",
+                            description="Balance studies defined in TOML files (experiments/README.md).")
+    sub = p.add_subparsers(dest="study", metavar="ACTION", required=True)
+    run = sub.add_parser(
+        "run", help="play a study's games (resumable) into a results folder",
+        description="Play every game of a study not yet in the results folder: on local worker processes by "
+                    "default, on a Dask cluster with --cluster or $DASK_SCHEDULER_ADDRESS. Run the same command "
+                    "again to continue an interrupted or extended study.",
+    )
+    run.add_argument("study_file", type=Path, help="the study file (TOML), e.g. experiments/seat-advantage.toml")
+    run.add_argument("--out", type=Path, default=None,
+                     help="results folder (default: results/NAME beside the study file)")
+    run.add_argument("--workers", type=types.positive_int, default=None,
+                     help="local worker processes (default: one per CPU)")
+    run.add_argument("--cluster", default=None, metavar="ADDRESS",
+                     help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: $DASK_SCHEDULER_ADDRESS; "
+                          "none: run locally)")
+    run.add_argument("--games", type=types.positive_int, default=None,
+                     help="override games_per_cell (e.g. a pilot; seeds stay those of the full study)")
+    run.add_argument("--chunk", type=types.positive_int, default=100, help="games per Parquet chunk (default 100)")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.add_argument("--json", action="store_true", help="print the run summary as one JSON object")
+    run.set_defaults(run=run_study_cmd)
+    report = sub.add_parser("report", help="write a Markdown report with figures from a results folder",
+                            description="Write a Markdown report (conclusions first, with confidence) and its "
+                                        "PNG figures from a study's results folder.")
+    report.add_argument("results", type=Path, help="the results folder of `study run`")
+    report.add_argument("-o", "--output", type=Path, default=None,
+                        help="the Markdown file (default: RESULTS/report.md); figures go beside it")
+    report.add_argument("--title", default=None, help="report title (default: from the study)")
+    report.set_defaults(run=run_report)
+    replay = sub.add_parser("replay", help="replay one game of a study, with its full record",
+                            description="Replay game GAME of cell CELL of a study from its results folder, print "
+                                        "what happened and check it against the stored result.")
+    replay.add_argument("results", type=Path, help="the results folder of `study run`")
+    replay.add_argument("--cell", type=int, required=True, help="the game's cell (column `cell`)")
+    replay.add_argument("--game", type=int, required=True, help="the game's number in its cell (column `game`)")
+    replay.add_argument("--record", type=Path, default=None, help="write the game record (JSON Lines) here")
+    replay.set_defaults(run=run_replay)
+
+
+def _study_at(results: Path):
+    """Return the study that made a results folder, read from the copy kept there."""
+    from somaliland.study import parse_study, read_manifest
+
+    manifest = read_manifest(results)
+    text = (results / "study.toml").read_text(encoding="utf-8")
+    return parse_study(text, str(results / "study.toml"), Path(manifest["base_dir"])), manifest
+
+
+def run_study_cmd(args: argparse.Namespace) -> int:
+    """Run the study."""
+    from dataclasses import replace
+
+    from somaliland.study import load_study
+    from somaliland.study.executors import (cluster_address, connect, dask_executors, default_workers,
+                                            local_executors)
+    from somaliland.study.runner import run_study
+
+    study = load_study(args.study_file)
+    if args.games:
+        study = replace(study, games_per_cell=args.games)
+    out = args.out or args.study_file.resolve().parent / "results" / study.name
+    address = cluster_address(args.cluster)
+    client = None
+    if address:
+        client = connect(address)
+        make, workers = dask_executors(client)
+        where = f"Dask cluster {address} ({workers} worker threads)"
+    else:
+        workers = args.workers or default_workers()
+        make = local_executors(workers)
+        where = f"{workers} local worker processes"
+    if not args.quiet and not args.json:
+        print(f"study {study.name}: {len(study.cells)} cells x {study.games_per_cell} games = {study.total_games} "
+              f"games on {where}; results in {out}", file=sys.stderr)
+    try:
+        summary = run_study(study, args.study_file.read_text(encoding="utf-8"), out, make, workers,
+                            progress=not (args.quiet or args.json), chunk_games=args.chunk)
+    finally:
+        if client is not None:
+            client.close()
+    data = {"study": study.name, "out": str(out), "total": summary.total, "done_before": summary.done_before,
+            "played": summary.played, "errors": summary.errors, "retried": summary.retried,
+            "seconds": round(summary.seconds, 2), "cpu_s": round(summary.cpu_s, 2),
+            "games_per_hour": round(summary.games_per_hour, 1) if summary.played else None}
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    print(f"{summary.played} games played ({summary.errors} errors, {summary.retried} retried after a worker died) "
+          f"in {summary.seconds:.0f} s; {summary.done_before + summary.played} of {summary.total} done. "
+          f"Results: {out}")
+    if summary.errors:
+        print(f"errors, with their seeds: pandas.read_parquet('{out}/errors')")
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Write the report."""
+    from somaliland.study.report import write_report
+
+    output = args.output or args.results / "report.md"
+    figures = write_report(args.results, output, title=args.title)
+    print(f"report: {output} ({len(figures)} figures)")
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Replay one game of a study."""
+    from physics import make_roller
+    from somaliland.engine.account import account
+    from somaliland.engine.loop import play_game
+    from somaliland.engine.record import RecordWriter
+    from somaliland.map import load
+    from somaliland.study import StudyError, game_seed, read_table
+    from somaliland.study.worker import init_worker, policy_factory
+
+    study, _ = _study_at(args.results)
+    if not 0 <= args.cell < len(study.cells):
+        raise StudyError(str(args.results), "--cell", f"a cell from 0 to {len(study.cells) - 1}", args.cell)
+    if args.game < 0:
+        raise StudyError(str(args.results), "--game", "a non-negative game number", args.game)
+    cell = study.cells[args.cell]
+    seed = game_seed(study.master_seed, cell.index, args.game)
+    setup = cell.setup(seed, record_paths=True)
+    init_worker(list(sys.path))
+    writer = RecordWriter(args.record) if args.record else None
+    try:
+        with make_roller() as roller:
+            result = play_game(setup, load(cell.map_path), roller, policy_factory(study.policy_factory), sink=writer)
+    finally:
+        if writer is not None:
+            writer.close()
+    print(f"study {study.name}, cell {cell.index} ({cell.label()}), game {args.game}: seed {seed}")
+    print("\n".join(account(result.events)))
+    stored = read_table(args.results, "players")
+    if not stored.empty:
+        stored = stored[(stored.cell == cell.index) & (stored.game == args.game)].sort_values("seat")
+    if stored.empty:
+        print("\nnot in the results yet (or it raised): nothing to compare")
+    else:
+        now = [float(row["points"]) for row in sorted(result.events[-1]["table"], key=lambda r: r["seat"])]
+        same = now == [float(p) for p in stored.points]
+        print(f"\nstored result: points {list(stored.points)} -> {'the replay matches it' if same else 'DIFFERS'}")
+        if not same:
+            return 1
+    if args.record:
+        print(f"Record: {args.record} ({len(result.events)} lines)")
+    return 0

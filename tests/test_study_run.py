@@ -1,0 +1,120 @@
+"""Study runs on local worker processes: one row per game and seat, replays, errors kept with their seeds."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from somaliland.cli.main import main
+from somaliland.study import game_seed, load_study, read_table
+from somaliland.study.executors import local_executors
+from somaliland.study.runner import run_study
+from test_study_support import ROOT, tiny_study
+
+
+def run(path, out, workers=2, **kw):
+    study = load_study(path)
+    return run_study(study, path.read_text(), out, local_executors(workers), workers, progress=False, **kw)
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("run")
+    path = tiny_study(folder, games=3)
+    summary = run(path, folder / "out", chunk_games=4)
+    return path, folder / "out", summary
+
+
+def test_every_game_gives_one_row_per_seat(finished):
+    path, out, summary = finished
+    assert (summary.played, summary.errors, summary.done_before) == (6, 0, 0)
+    players = read_table(out, "players")
+    assert len(players) == 12 and not players.duplicated(["cell", "game", "seat"]).any()
+    assert sorted(set(zip(players.cell, players.game))) == [(c, g) for c in (0, 1) for g in range(3)]
+    assert set(players.seats_skill) == {0.5, 1.0} and set(players.strategy) == {"africa", "somalia"}
+    games = read_table(out, "games")
+    assert len(games) == 6 and (games.status == "ok").all()
+    # each game is won (or shared) exactly once
+    assert np.allclose(players.groupby(["cell", "game"]).win_share.sum(), 1.0)
+    assert (players.groupby(["cell", "game"]).winner.sum() == games.set_index(["cell", "game"]).n_winners.sort_index()).all()
+    assert read_table(out, "errors").empty
+
+
+def test_game_seeds_follow_the_documented_scheme(finished):
+    _, out, _ = finished
+    games = read_table(out, "games")
+    assert all(seed == game_seed(20261122, c, g) for c, g, seed in zip(games.cell, games.game, games.game_seed))
+    seq = np.random.SeedSequence(20261122).spawn(2)[1].spawn(3)[2]  # SeedSequence(master).spawn
+    assert game_seed(20261122, 1, 2) == int(seq.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def test_tables_agree_with_each_other(finished):
+    _, out, _ = finished
+    players, contracts, captures = (read_table(out, t) for t in ("players", "contracts", "captures"))
+    per_seat = contracts.groupby(["cell", "game", "seat"]).size()
+    assert (players.set_index(["cell", "game", "seat"]).taken == per_seat.reindex(
+        players.set_index(["cell", "game", "seat"]).index, fill_value=0)).all()
+    assert captures.ransom.sum() == players.ransom.sum()  # every ransom paid is a capture (R13)
+    assert len(captures) == players.captures.sum()
+    africa = captures[captures.route == "africa"]
+    assert africa.empty or not africa.full_route.any()
+
+
+def test_running_again_plays_nothing_and_more_games_play_only_the_new_ones(finished, tmp_path):
+    path, out, _ = finished
+    assert run(path, out).played == 0
+    more = tmp_path / "more.toml"
+    more.write_text(path.read_text().replace("games_per_cell = 3", "games_per_cell = 4"))
+    summary = run(more, out)
+    assert (summary.done_before, summary.played) == (6, 2)
+    assert len(read_table(out, "games")) == 8
+
+
+def test_another_study_in_the_same_folder_is_refused(finished, tmp_path):
+    path, out, _ = finished
+    other = tmp_path / "other.toml"
+    other.write_text(path.read_text().replace("rounds = 1", "rounds = 2"))
+    assert main(["study", "run", str(other), "--out", str(out), "--quiet"]) == 2
+
+
+def test_replay_one_game_matches_the_stored_result(finished, tmp_path):
+    _, out, _ = finished
+    record = tmp_path / "game.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "somaliland.cli.main", "study", "replay", str(out), "--cell", "1",
+                           "--game", "2", "--record", str(record)], capture_output=True, text=True, cwd=ROOT,
+                          env={"PYTHONPATH": str(ROOT / "tests"), "PATH": ""})
+    assert proc.returncode == 0, proc.stderr
+    assert "the replay matches it" in proc.stdout
+    head = json.loads(record.read_text().splitlines()[0])
+    assert head["seed"] == game_seed(20261122, 1, 2)
+
+
+def test_a_game_that_raises_is_kept_as_an_error_with_its_seed(tmp_path):
+    path = tiny_study(tmp_path, games=2, factory="test_study_support:failing_factory",
+                      sweep='"seat.1.strategy" = ["somalia", "boom"]')
+    summary = run(path, tmp_path / "out")
+    assert (summary.played, summary.errors) == (4, 2)
+    errors = read_table(tmp_path / "out", "errors")
+    assert list(errors.seat1_strategy) == ["boom", "boom"] and set(errors.error) == {"RuntimeError"}
+    assert "boom: a strategy bug" in errors.message.iloc[0]
+    assert set(errors.game_seed) == {game_seed(20261122, 1, g) for g in (0, 1)}
+    assert len(read_table(tmp_path / "out", "games")) == 2
+    assert run(path, tmp_path / "out").played == 0  # an error is a result: not replayed on resume
+
+
+def test_a_worker_that_dies_is_retried_and_a_killer_game_is_recorded(tmp_path):
+    once = tmp_path / "once"
+    path = tiny_study(tmp_path, games=3, factory="test_study_support:failing_factory",
+                      extra=f'[seat.1]\nstrategy = "die"\nparams = {{marker = "{once}"}}\n', sweep="")
+    summary = run(path, tmp_path / "out")
+    assert (summary.played, summary.errors) == (3, 0) and summary.retried >= 1
+    assert len(read_table(tmp_path / "out", "players")) == 6
+    always = tiny_study(tmp_path, games=2, factory="test_study_support:failing_factory", name="always",
+                        extra=f'[seat.1]\nstrategy = "die"\nparams = {{marker = "{once}", always = true}}\n',
+                        sweep="")
+    summary = run(always, tmp_path / "out2", max_attempts=2)
+    errors = read_table(tmp_path / "out2", "errors")
+    assert (summary.played, summary.errors) == (2, 2)
+    assert set(errors.error) == {"WorkerDied(BrokenExecutor)"} and set(errors.game) == {0, 1}

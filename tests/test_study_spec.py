@@ -1,0 +1,92 @@
+"""Study files: the grid of cells, seats, and located errors for every kind of bad value."""
+
+from pathlib import Path
+
+import pytest
+
+from somaliland.study import StudyError, load_study, parse_study
+from somaliland.study.spec import column_name
+from test_study_support import ROOT, TINY_MAP, tiny_study
+
+BASE = f'master_seed = 1\ngames_per_cell = 10\nmap = "{TINY_MAP}"\n'
+
+
+def parse(text: str):
+    return parse_study(BASE + text, "study.toml", ROOT)
+
+
+def error_of(text: str) -> str:
+    with pytest.raises(StudyError) as info:
+        parse(text)
+    return str(info.value)
+
+
+@pytest.mark.parametrize("text, located", [
+    ("colour = 1\n", "study.toml: colour: expected a known key"),
+    ("[rules]\nroundz = 3\n", "study.toml: rules.roundz: expected a known option"),
+    ("[rules]\nplayers = 5\n", "study.toml: rules.players: expected an integer from 2 to 4, found 5"),
+    ("[seats]\nskill = 1.5\n", "study.toml: seats.skill: expected a throw skill from 0"),
+    ("[seats]\nhand = 1\n", "study.toml: seats.hand: expected a known key"),
+    ("[seat.7]\nskill = 0.5\n", "study.toml: seat.7: expected a seat number 0 to 3"),
+    ("[seat.1]\nstrategy = 3\n", "study.toml: seat.1.strategy: expected a strategy name"),
+    ("[sweep]\n\"rules.rounds\" = 3\n", "study.toml: sweep.rules.rounds: expected a non-empty array"),
+    ("[sweep]\n\"board.size\" = [3]\n", "study.toml: sweep.board.size: expected a key under map, rules"),
+    ("[sweep]\n\"rules.rounds\" = [3, 0]\n",
+     "study.toml: sweep cell 1 (rules.rounds=0): rules.rounds: expected an integer from 1 to 50, found 0"),
+    ("[[sweep]]\n\"rules.players\" = [2]\n[[sweep]]\n\"seats.skill\" = [0.5, -1]\n",
+     "study.toml: sweep[1] cell 2 (seats.skill=-1): seats.skill: expected a throw skill"),
+    ("[sweep]\nmap = [\"nowhere.toml\"]\n", "study.toml: sweep cell 0 (map='nowhere.toml'): map: expected an existing"),
+    ("policy_factory = \"nocolon\"\n", "study.toml: policy_factory: expected 'module:function'"),
+    ("[rules\n", "study.toml: (syntax): expected valid TOML"),
+])
+def test_bad_values_are_located(text, located):
+    assert located in error_of(text)
+
+
+def test_seeds_and_counts_are_checked():
+    assert "master_seed: expected a non-negative integer" in str(
+        pytest.raises(StudyError, parse_study, "master_seed = -1\ngames_per_cell = 1\n", "s.toml", ROOT).value)
+    assert "games_per_cell: expected an integer from 1" in str(
+        pytest.raises(StudyError, parse_study, "master_seed = 1\ngames_per_cell = 0\n", "s.toml", ROOT).value)
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(StudyError, match="nope.toml: \\(file\\): expected a readable study file"):
+        load_study(tmp_path / "nope.toml")
+
+
+def test_grids_multiply_and_sweeps_join():
+    study = parse('[[sweep]]\n"rules.players" = [3]\n"rules.rounds" = [3, 4, 6]\n'
+                  '[[sweep]]\n"rules.players" = [2, 4]\n')
+    assert [(c.rules.players, c.rules.rounds) for c in study.cells] == [(3, 3), (3, 4), (3, 6), (2, 4), (4, 4)]
+    assert study.total_games == 50 and study.sweep_keys == ("rules.players", "rules.rounds")
+    assert study.cells[1].label() == "players=3, rounds=4"
+
+
+def test_seats_cycle_lists_and_take_overrides():
+    study = parse('[rules]\nplayers = 4\n[seats]\nstrategy = ["bold", "ev"]\nskill = 0.5\n'
+                  '[seats.params]\ndepth = 2\n[seat.2]\nskill = 0.9\n[seat.2.params]\nwidth = 3\n')
+    seats = study.cells[0].seats
+    assert [s.strategy for s in seats] == ["bold", "ev", "bold", "ev"]
+    assert [s.skill for s in seats] == [0.5, 0.5, 0.9, 0.5]
+    assert seats[2].params == (("depth", 2), ("width", 3)) and seats[0].params == (("depth", 2),)
+    setup = study.cells[0].setup(99)
+    assert setup.seed == 99 and not setup.record_paths and setup.seats[2].skill.heading_sd_deg == pytest.approx(2.0)
+
+
+def test_fingerprint_ignores_games_per_cell_only(tmp_path):
+    a = load_study(tiny_study(tmp_path, games=3, name="a"))
+    b = load_study(tiny_study(tmp_path, games=30, name="b"))
+    c = load_study(tiny_study(tmp_path, games=3, name="c", sweep='"seats.skill" = [0.5]'))
+    assert a.fingerprint == b.fingerprint != c.fingerprint
+
+
+def test_column_names():
+    assert [column_name(k) for k in ("rules.rounds", "seat.0.skill", "seats.skill", "map")] == [
+        "rounds", "seat0_skill", "seats_skill", "map"]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "experiments").glob("*.toml")), ids=lambda p: p.name)
+def test_every_shipped_study_loads(path: Path):
+    study = load_study(path)
+    assert study.cells and study.question, f"{path.name} should state its question"
