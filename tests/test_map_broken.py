@@ -39,6 +39,8 @@ DEFECTS = [
      "on the 30 x 40 cm board", "(5.00, 45.00)"),
     ("heading-backwards", "heading = 90.0", "heading = -90.0", "routes.somalia.north.heading",
      "within 90 degrees", "-90"),
+    ("launch-into-land", "start = [25.0, 9.0]\nheading = 90.0", "start = [22.0, 9.0]\nheading = 150.0",
+     "routes.somalia.north.heading", "at least 5 cm of open sea ahead", "150, with land or the board's edge 2.2 cm"),
     ("unknown-zone", 'destination = "South-west"', 'destination = "Atlantis"', "routes.africa.south.destination",
      "the name of a [[zone]]", "'Atlantis'"),
     ("zone-behind-start", 'destination = "North-east"', 'destination = "South-east"',

@@ -55,6 +55,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     r.add_argument("--voyages", type=types.positive_int, default=40,
                    help="simulated voyages per route and direction (default 40)")
     r.add_argument("--seed", type=types.seed, default=2026, help="random seed (default 2026)")
+    r.add_argument("--firm-speed", type=_speed, default=None, metavar="M/S",
+                   help="release speed of a firm throw in m/s (default 1.8)")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.set_defaults(run=run_measure)
 
@@ -87,6 +89,19 @@ def _summary(m) -> str:
         lines.append(f"  route {route.name}: {cm(route.centre_line.length):.1f} cm, "
                      f"{'full' if route.full_value else 'half'} value, nearest pirate port {cm(near):.1f} cm away")
     return "\n".join(lines)
+
+
+def _speed(text: str) -> float:
+    """Read a firm throw's speed in m/s."""
+    import math
+
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a speed in m/s, got {text!r}") from None
+    if not math.isfinite(v) or not 0.2 <= v <= 5.0:
+        raise argparse.ArgumentTypeError(f"expected a speed between 0.2 and 5 m/s, got {text}")
+    return v
 
 
 def _point(xy):
@@ -155,12 +170,13 @@ def run_measure(args: argparse.Namespace) -> int:
     from somaliland.units import cm
 
     m = load(args.file)
+    firm = args.firm_speed or FIRM_SPEED
     seeds = child_seeds(args.seed, 2 + 2 * len(m.routes))
     roller = make_roller()
     try:
-        distances = roll_distances(roller, m, make_rng(seeds[0]), args.throws)
+        distances = roll_distances(roller, m, make_rng(seeds[0]), args.throws, firm_speed=firm)
         reach = statistics.median(distances)
-        hand = learn_hand(roller, m, make_rng(seeds[1]), distances)
+        hand = learn_hand(roller, m, make_rng(seeds[1]), distances, firm)
         legs = [voyages(roller, m, route, d, hand, make_rng(seeds[2 + 2 * k + j]), args.voyages)
                 for k, route in enumerate(m.routes) for j, d in enumerate(Direction)]
     finally:
@@ -169,14 +185,14 @@ def run_measure(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "map": m.name, "sha256": m.sha256, "seed": args.seed, "throws": args.throws,
-            "firm_speed_m_s": FIRM_SPEED, "median_roll_cm": round(cm(reach), 2),
+            "firm_speed_m_s": firm, "median_roll_cm": round(cm(reach), 2),
             "quartiles_cm": [round(cm(q1), 2), round(cm(q3), 2)],
             "legs": [{"route": v.route, "direction": v.direction.value, "length_cm": round(cm(v.length), 1),
                       "median_moves": v.median, "within_limit": round(v.within_limit, 4), "moves": list(v.moves)}
                      for v in legs],
         }))
         return 0
-    print(f"{m.name}: {args.throws} firm throws ({FIRM_SPEED} m/s), seed {args.seed}")
+    print(f"{m.name}: {args.throws} firm throws ({firm:g} m/s), seed {args.seed}")
     print(f"  median roll {cm(reach):.1f} cm (quartiles {cm(q1):.1f} - {cm(q3):.1f} cm)")
     print(f"  {'route':<10}{'way':<7}{'length':>8}{'median moves':>14}{f'<= {MOVE_LIMIT} moves':>13}")
     for v in legs:

@@ -18,6 +18,7 @@ PORT_REACH = 2.0  # cm: a pirate port lies on land within this of the coast, or 
 CENTRE_LINE_LAND_MAX = 0.10  # share of a centre line's length allowed over land ("mostly at sea")
 ZONE_SEA_MIN = 0.5  # share of a destination zone's area that must be sea
 HEADING_TOLERANCE = 90.0  # degrees between a launch heading and the route's direction at the start
+LAUNCH_RUN = 5.0  # cm of open sea a launch needs straight ahead of the start
 
 Found = list[tuple[KeyPath, str, str]]
 
@@ -160,6 +161,10 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
             found.append((path + ("heading",),
                           f"a heading within {HEADING_TOLERANCE:g} degrees of the {direction}bound route's "
                           f"direction at the start ({along:.0f})", f"{leg['heading']:g}"))
+    ahead = _open_run(leg["start"], leg["heading"], land, board)
+    if ahead < LAUNCH_RUN and not land.covers(start):
+        found.append((path + ("heading",), f"a launch heading with at least {LAUNCH_RUN:g} cm of open sea ahead",
+                      f"{leg['heading']:g}, with land or the board's edge {ahead:.1f} cm ahead"))
     zone = zones.get(leg["destination"])
     if zone is None:
         known = sorted(zones)
@@ -174,6 +179,19 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
                       f"a zone further {direction} along the route than the start",
                       f"zone {leg['destination']!r} behind the start"))
     return found
+
+
+def _open_run(start: list, heading: float, land: BaseGeometry, board: Polygon) -> float:
+    """Return how far (cm, up to LAUNCH_RUN) a straight line from the start along the heading stays at sea."""
+    x, y = start
+    ux, uy = math.cos(math.radians(heading)), math.sin(math.radians(heading))
+    steps = 20
+    for k in range(1, steps + 1):
+        d = LAUNCH_RUN * k / steps
+        p = Point(x + d * ux, y + d * uy)
+        if land.covers(p) or not board.covers(p):
+            return LAUNCH_RUN * (k - 1) / steps
+    return LAUNCH_RUN
 
 
 def _port(path: KeyPath, at: list, board: Polygon, size: str, land: BaseGeometry) -> Found:
