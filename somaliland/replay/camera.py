@@ -28,11 +28,13 @@ class Camera:
                                                                0.0, 2))
 
 
-def overview(width: float, depth: float, aspect: float, pitch: float = -62.0, margin: float = 0.92) -> Camera:
+def overview(width: float, depth: float, aspect: float, pitch: float = -62.0, margin: float = 0.92,
+             lens: list[float] | None = None) -> Camera:
     """Return a camera from the south, as close as it can be while the whole width x depth board shows in an
-    image of this aspect (the board's corners within `margin` of the image's half-size)."""
+    image of this aspect (the board's corners within `margin` of the image's half-size), through the replay's
+    lens or another projection matrix (the GUI's)."""
     corners = np.array([[x, y, 0.0] for x in (0.0, width) for y in (0.0, depth)])
-    proj = projection(aspect)
+    proj = lens if lens is not None else projection(aspect)
     near, far = 0.05, 20.0
     for _ in range(40):  # bisect the distance: the board fits from `far`, not from `near`
         mid = (near + far) / 2

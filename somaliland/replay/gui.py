@@ -71,8 +71,8 @@ class Viewer:
             c.configureDebugVisualizer(getattr(c, flag), 0)
         c.configureDebugVisualizer(c.COV_ENABLE_GUI, 1)
         c.configureDebugVisualizer(c.COV_ENABLE_SHADOWS, 1)
-        width, height = c.getDebugVisualizerCamera()[:2]
-        cam = overview(self.story.world.width, self.story.world.depth, width / max(height, 1))
+        width, height, _, lens = c.getDebugVisualizerCamera()[:4]
+        cam = overview(self.story.world.width, self.story.world.depth, width / max(height, 1), margin=0.8, lens=lens)
         c.resetDebugVisualizerCamera(cam.distance, cam.yaw, cam.pitch, cam.target)
         self.buttons = {name: c.addUserDebugParameter(name, 1, 0, 0) for name in BUTTONS}
         self.clicks = {name: 0.0 for name in BUTTONS}
