@@ -69,8 +69,26 @@ def test_plans_cover_every_contract_legally(roller, name, cards):
     plans = make_policy(name, roller).plan(Table(state, world(), config(), 0), RNG)
     check_plans(state, 0, plans, world(), config())  # R8, R10
     assert sorted(p.card for p in plans) == sorted(cards)
-    for plan in plans:  # the fleet (74) can cover each of these sets: R9 by displacement
+    for plan in plans:  # a contract gets enough displacement (R9) or, if not worth it, no ships at all
+        carried = sum(state.ship(s).displacement for s in plan.ships)
+        assert carried >= plan.card.value or carried == 0
+
+
+@pytest.mark.parametrize("cards", [(Card(30, N), Card(44, S)), (Card(64, S),), (Card(30, N), Card(32, N))])
+def test_cautious_covers_every_contract_the_fleet_can(roller, cards):
+    # on the safe route nothing is lost to pirates, so every contract the fleet can carry is worth carrying
+    state = game(held=(cards, ()))
+    plans = make_policy("cautious", roller).plan(Table(state, world(), config(), 0), RNG)
+    for plan in plans:
         assert sum(state.ship(s).displacement for s in plan.ships) >= plan.card.value
+
+
+def test_alone_on_the_pirate_route_bold_pools_its_ships(roller):
+    # with no rival there, pirates take one of its own ships every turn (R13): the outlook says two
+    # small convoys are likelier to fail than one big one carrying the larger contract
+    state = game(held=((Card(30, N), Card(44, S)), ()))
+    plans = make_policy("bold", roller).plan(Table(state, world(), config(), 0), RNG)
+    assert {p.card.value: len(p.ships) for p in plans} == {30: 0, 44: 6}
 
 
 def test_a_plan_after_a_sinking_uses_only_ships_afloat(roller):

@@ -1,8 +1,11 @@
-"""What a landing point is worth to the thrower: progress along its leg, arrival, and the hazards on the way.
+"""What a landing point is worth to the thrower: its chance to arrive in time, and the hazards on the way.
 
-Scores are in metres of progress along the route, so every hazard is priced as the progress it costs:
-a lost turn (aground R17, off the board R19, a collision R18), a collision's risk of sinking (R18), a
-capture by pirates (R13: ransom and a lost turn). All checks are vectorised over many points at once.
+The worth of coming to rest at a point is the chance of reaching the destination with the moves then
+left (R15, D10): 1 inside the zone (R9), else P(m future moves of about `stride` metres each cover the
+distance still to sail), a normal approximation. A lost turn (aground R17, off the board R19, a
+collision R18, capture R13) leaves one move fewer; a touch risks sinking (R18); a capture costs its
+ransom as a share of the contract. Small terms prefer progress, the centre line and sea under the path.
+All checks are vectorised over many points at once.
 """
 
 from __future__ import annotations
@@ -12,13 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
+from scipy.special import ndtr
 from shapely import LineString
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import substring
 
 from somaliland.map.model import Direction, Route
 from somaliland.players.policy import Table
-from somaliland.rules.moves import start_pose
+from somaliland.rules.moves import moves_left, start_pose
 from somaliland.rules.pirates import eligible
 from somaliland.rules.state import ShipState, Status
 
@@ -28,16 +32,16 @@ BEHIND = 0.05  # m of the leg behind the ship that progress is still measured on
 
 @dataclass(frozen=True, slots=True)
 class AimWeights:
-    """What the aim values and fears, in metres of progress along the route."""
+    """What the aim values and fears; worth is a chance to arrive (0..1)."""
 
-    lost_turn: float = 0.15  # a turn lost: aground, off the board, in a collision, or held by pirates
-    arrival: float = 0.30  # coming to rest in the destination zone (R9)
-    collision: float = 0.40  # touching another ship, beyond the lost turn: a tip-over sinks the thrower (R18)
-    ransom: float = 0.03  # per pip of ransom (R13)
-    land_path: float = 0.02  # a path wholly over (printed) land: a short throw there would run aground
-    off_route: float = 1.0  # per metre farther than `corridor` from the centre line (the route threads straits)
+    stride: float = 0.22  # metres a later move is expected to cover ...
+    stride_sd: float = 0.10  # ... give or take this much
+    collision: float = 0.30  # chance lost to a touch beyond its lost turn: a tip-over sinks the thrower (R18)
+    progress: float = 0.05  # per metre of progress: still sail on when arrival is out of reach
+    land_path: float = 0.01  # a path wholly over (printed) land: a shorter throw there would run aground
+    off_route: float = 1.0  # metres of extra sailing per metre farther than `corridor` from the centre line
     corridor: float = 0.05  # metres either side of the centre line that count as on the route
-    centre_pull: float = 0.05  # per metre from the centre line at all: of two equal landings, the central one
+    centre_pull: float = 0.05  # metres of extra sailing per metre off the centre line: prefer the middle
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +57,9 @@ class Surroundings:
     depth: float
     start: float  # the ship's progress along its leg now
     end: float  # the progress of the leg's end
+    goal: float  # the progress at which the leg's destination zone begins, about
+    moves_after: int  # moves the ship has left after this one (R15, D10)
+    value: int  # the contract's value, to price a ransom
     window: LineString  # the stretch of the leg one throw can reach, in sailing order
     window_from: float  # the leg progress where the window begins
     others: np.ndarray  # (k, 2) centres of the other dice on the board
@@ -114,9 +121,25 @@ def surroundings(table: Table, ship: ShipState, reach: float) -> Surroundings:
     start = float(progress_of(route, direction, np.array([origin]))[0])  # type: ignore[arg-type]
     window, window_from = leg_window(route, direction, start, reach + BEHIND)  # type: ignore[arg-type]
     return Surroundings(origin, route, direction, zone, land, world.width, world.depth,  # type: ignore[arg-type]
-                        start, route.centre_line.length, window, window_from, np.array(others, dtype=float).reshape(-1, 2),
+                        start, route.centre_line.length, goal_progress(route, direction, zone),  # type: ignore[arg-type]
+                        moves_left(ship, max(state.turn, 1), config) - 1, ship.card.value,  # type: ignore[union-attr]
+                        window, window_from, np.array(others, dtype=float).reshape(-1, 2),
                         config.die_size * 1.5, ports, min(rivals, default=math.inf), float(pips),
                         "aground" in config.pirates_ignore)
+
+
+def goal_progress(route: Route, direction: Direction, zone: BaseGeometry) -> float:
+    """Return about where along the leg its destination zone begins: its middle, less half its size."""
+    middle = zone.representative_point()
+    return route.progress(direction, middle.x, middle.y) - math.sqrt(zone.area) / 2
+
+
+def arrival_chance(remaining: np.ndarray, moves: np.ndarray, w: AimWeights) -> np.ndarray:
+    """Return the chance that `moves` more moves of about `w.stride` metres each cover `remaining` metres."""
+    m = np.maximum(moves, 0)
+    z = (m * w.stride - remaining) / (w.stride_sd * np.sqrt(np.maximum(m, 1)))
+    chance = ndtr(z)
+    return np.where(remaining <= 0, 1.0, np.where(m > 0, chance, 0.0))
 
 
 def _path_distance(origin: np.ndarray, ends: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -138,21 +161,27 @@ def land_fraction(s: Surroundings, ends: np.ndarray) -> np.ndarray:
     return on.mean(axis=1)
 
 
-def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights) -> np.ndarray:
-    """Return the worth of coming to rest at each point (n, 2), having slid there straight from the origin."""
+def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np.ndarray | None = None) -> np.ndarray:
+    """Return the worth of coming to rest at each point (n, 2), having slid there straight from the origin.
+
+    `touched` says which throws touched another die, when known (a simulated roll); else a path that
+    passes within `clearance` of another die's centre is taken to touch it.
+    """
     x, y = ends[:, 0], ends[:, 1]
     on_board = (x >= 0) & (x <= s.width) & (y >= 0) & (y <= s.depth)
     aground = on_board & shapely.contains_xy(s.land, x, y)
     arrived = on_board & shapely.contains_xy(s.zone, x, y)
-    progress = np.where(arrived, s.end, np.minimum(window_progress(s, ends), s.end)) - s.start  # in is in
+    progress = np.minimum(window_progress(s, ends), s.end)
     off_line = shapely.distance(s.window, shapely.points(ends))
-    astray = w.off_route * np.maximum(off_line - w.corridor, 0.0) + w.centre_pull * off_line
-    collide = _path_distance(np.asarray(s.origin), ends, s.others) < s.clearance
+    detour = w.off_route * np.maximum(off_line - w.corridor, 0.0) + w.centre_pull * off_line
+    collide = (_path_distance(np.asarray(s.origin), ends, s.others) < s.clearance) if touched is None else touched
     lost = ~on_board | aground | collide
     if len(s.ports):
         to_port = np.linalg.norm(ends[:, None, :] - s.ports[None, :, :], axis=-1).min(axis=1)
         captured = (to_port < s.rival_distance) & ~arrived & ~(aground & s.aground_ignored)
     else:
         captured = np.zeros(len(ends), dtype=bool)
-    return (progress - astray + w.arrival * arrived - w.lost_turn * lost - w.collision * collide
-            - (w.lost_turn + w.ransom * s.ransom_pips) * captured - w.land_path * land_fraction(s, ends))
+    moves = s.moves_after - lost.astype(int) - captured.astype(int)
+    chance = np.where(arrived, 1.0, arrival_chance(s.goal - progress + detour, moves, w))
+    return (chance + w.progress * (np.where(arrived, s.end, progress) - s.start) - w.collision * collide
+            - captured * s.ransom_pips / max(s.value, 1) - w.land_path * land_fraction(s, ends))

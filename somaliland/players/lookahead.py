@@ -8,8 +8,6 @@ outcome. Physics is deterministic, so the choice is too.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from physics import PlacedDie, RollResult, Roller, Scene, Throw
@@ -34,19 +32,11 @@ def scene(table: Table, ship_id: str) -> Scene:
 
 
 def outcome_worth(s: Surroundings, roll: RollResult, weights: AimWeights) -> float:
-    """Return the worth of a simulated roll: its rest point, with the collisions and tip-overs it really made."""
-    rest = np.array([roll.thrown.position[:2]])
-    clear = replace(s, others=np.empty((0, 2)))  # the roll itself says what it touched
-    worth = float(score_landings(clear, rest, weights)[0])
-    touched = any(roll.thrown.name in (c.a, c.b) for c in roll.contacts)
-    sank = any(t.name != roll.thrown.name for t in roll.tipovers)
-    off = any(o.name == roll.thrown.name for o in roll.off_board)
-    if touched:
-        worth -= weights.collision + weights.lost_turn
-    if sank:
-        worth -= 2 * weights.collision
-    if off and touched:
-        worth += weights.lost_turn  # a roll loses at most one turn
+    """Return the worth of a simulated roll: its rest point, with the touches and tip-overs it really made."""
+    touched = np.array([any(roll.thrown.name in (c.a, c.b) for c in roll.contacts)])
+    worth = float(score_landings(s, np.array([roll.thrown.position[:2]]), weights, touched)[0])
+    if any(t.name != roll.thrown.name for t in roll.tipovers):
+        worth -= 1.0  # the thrower sinks (R18): all its chance is gone
     return worth
 
 

@@ -22,9 +22,10 @@ from somaliland.rules.config import RulesConfig
 class Outlook:
     """The constants of the contract model."""
 
-    stride: float = 0.25  # metres a ship covers in one move, on average
+    stride: float = 0.22  # metres a ship covers in one move, on average
     accident_rate: float = 0.10  # turns lost per move to groundings and collisions
     rival_full_route_ships: float = 2.0  # ships each other player is expected to send the full-value way
+    ship_cost: float = 2.0  # points a ship at sea costs: it crowds the lanes and invites collisions (R18)
 
 
 def leg_length(world: Map, route: str, direction: Direction) -> float:

@@ -2,7 +2,7 @@
 
 Each contract's worth with a given set of ships on a given route is `outlook`'s: route factor x value
 x the chance enough displacement arrives (R9), minus the expected ransoms (R13) times the strategy's
-ransom aversion. Contracts do not share ships (R10), so the best plan is an exact dynamic programme
+ransom aversion, minus a small cost per ship sent (every ship at sea crowds the lanes: collisions, R18). Contracts do not share ships (R10), so the best plan is an exact dynamic programme
 over (contract, ships already used): at most contracts x 2^ships states of routes x 2^ships choices.
 """
 
@@ -76,7 +76,8 @@ def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], world: Map, c
                       rivals + len(chosen), valuation.outlook)
         factor = 1.0 if full[route] else 0.5
         gain = factor * card.value * fulfil_chance(tuple(v.displacement for v in chosen), card.value, trip.arrive)
-        return gain - valuation.ransom_aversion * trip.captures * sum(v.mean_pips for v in chosen)
+        ransom = valuation.ransom_aversion * trip.captures * sum(v.mean_pips for v in chosen)
+        return gain - ransom - valuation.outlook.ship_cost * len(chosen)
 
     masks = sorted(range(1 << n), key=lambda m: (bin(m).count("1"), m))
 

@@ -13,6 +13,7 @@ whether ransom frightens them, and how much the aim fears a lost turn or a colli
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -119,8 +120,8 @@ def hopeful(table: Table, ship: ShipState, model: ThrowModel) -> bool:
 
 
 STRATEGIES: dict[str, dict[str, Any]] = {
-    "cautious": {"prefer": "safe", "ransom_aversion": 1.0, "weights": AimWeights(lost_turn=0.2, collision=0.6)},
-    "bold": {"prefer": "full", "ransom_aversion": 0.0, "weights": AimWeights(lost_turn=0.1, collision=0.3)},
+    "cautious": {"prefer": "safe", "ransom_aversion": 1.0, "weights": AimWeights(collision=0.5)},
+    "bold": {"prefer": "full", "ransom_aversion": 0.0, "weights": AimWeights(collision=0.15)},
     "ev": {"prefer": "any", "ransom_aversion": 1.0, "weights": AimWeights()},
 }
 
@@ -129,9 +130,10 @@ PARAMS: dict[str, tuple[type, float, float, Any]] = {  # name: (type, low, high,
     "heading_sd_deg": (float, 0.0, 90.0, 5.0),  # the heading scatter the aim plans for
     "speed_sd": (float, 0.0, 1.0, 0.10),  # the relative speed scatter the aim plans for
     "rolls": (int, 0, MAX_ROLLS, 0),  # lookahead budget: physics rolls per throw decision
-    "stride": (float, 0.01, 2.0, _DEFAULT.stride),
+    "stride": (float, 0.01, 2.0, _DEFAULT.stride),  # metres a move covers: for contracts and for the aim
     "accident_rate": (float, 0.0, 5.0, _DEFAULT.accident_rate),
     "rival_full_route_ships": (float, 0.0, 24.0, _DEFAULT.rival_full_route_ships),
+    "ship_cost": (float, 0.0, 100.0, _DEFAULT.ship_cost),
     "ransom_aversion": (float, 0.0, 10.0, None),  # None: the strategy's own
 }
 
@@ -167,7 +169,9 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
     values = {k: (_param(k, params[k]) if k in params else default) for k, (_, _, _, default) in PARAMS.items()}
     base = STRATEGIES[name]
     aversion = values["ransom_aversion"] if values["ransom_aversion"] is not None else base["ransom_aversion"]
-    return Strategy(name, roller, prefer=base["prefer"], ransom_aversion=aversion, weights=base["weights"],
-                    outlook=Outlook(values["stride"], values["accident_rate"], values["rival_full_route_ships"]),
+    weights = replace(base["weights"], stride=values["stride"])
+    return Strategy(name, roller, prefer=base["prefer"], ransom_aversion=aversion, weights=weights,
+                    outlook=Outlook(values["stride"], values["accident_rate"], values["rival_full_route_ships"],
+                                    values["ship_cost"]),
                     spread=Spread(math.radians(values["heading_sd_deg"]), values["speed_sd"]),
                     tumble=values["tumble"], rolls=values["rolls"])
