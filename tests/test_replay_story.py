@@ -1,0 +1,166 @@
+"""Replay stories: steps and board state follow the record exactly; edited, truncated or foreign records
+are refused or flagged with the line named; navigation and path interpolation give exact values."""
+
+import math
+
+import numpy as np
+import pytest
+from replay_fixtures import lines, record_game, write_lines
+
+from somaliland.cli.main import main
+from somaliland.engine.record import RecordError
+from somaliland.replay import cursor
+from somaliland.replay.motion import poses_at, sample, slerp
+from somaliland.replay.story import load_story
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory):
+    return record_game(tmp_path_factory.mktemp("replay") / "game.jsonl")
+
+
+@pytest.fixture(scope="module")
+def story(record):
+    return load_story(record)
+
+
+def test_every_throw_is_a_step_and_ends_at_its_recorded_rest(record, story):
+    throws = [(n, e) for n, e in enumerate(lines(record), start=1) if e["kind"] == "throw"]
+    steps = [s for s in story.steps if s.kind == "throw"]
+    assert [s.line for s in steps] == [n for n, _ in throws]
+    for step, (_, event) in zip(steps, throws):
+        assert step.ship == event["ship"] and step.seat == event["seat"]
+        put = {e["ship"] for e in step.events if e["kind"] in ("replaced", "sunk")}  # moved again by the rules
+        for rest in event["result"]["moved"]:
+            if rest["name"] not in put:
+                assert step.after[rest["name"]] == pytest.approx((*rest["position"], *rest["orientation"]), abs=1e-12)
+        assert put or len(step.after) == len(step.before) + (step.ship not in step.before)
+        assert step.duration == max(p["times"][-1] for p in event["result"]["paths"])
+
+
+def test_each_path_starts_where_the_story_left_its_die(story):
+    # an untouched record gives no path warning: the board the story follows is the board the game had
+    assert not [w for w in story.warnings if "path starts" in w]
+    pushed = [(s, t) for s in story.steps for t in s.tracks[1:]]
+    assert pushed, "the fixture game should have a collision that pushes a lying die"
+    for step, track in pushed:
+        assert math.dist(step.before[track.name][:3], track.positions[0]) < 5e-6
+
+
+def test_pirates_set_the_seized_ship_down_at_their_port(story):
+    raids = [s for s in story.steps if s.kind == "pirates"]
+    assert raids
+    ports = {p.name: p.point for p in story.world.pirate_ports}
+    for raid in raids:
+        for event in raid.events:
+            if event["kind"] == "seized":
+                x, y = raid.after[event["ship"]][:2]
+                # set down at the port, or on the first ring around it when other dice lie there (placement.py)
+                assert math.dist((x, y), ports[event["port"]]) <= 1.5 * story.die_size + 1e-9
+
+
+def test_a_new_round_starts_with_an_empty_board(story):
+    first = story.steps[story.select(2)[0]]
+    assert not first.before
+
+
+def test_an_untouched_record_of_this_version_warns_only_about_the_map_if_it_changed(story):
+    assert all("differs from the one the game was played on" in w for w in story.warnings)
+
+
+def test_other_version_and_other_map_are_said(record, tmp_path):
+    events = lines(record)
+    events[0]["version"] = "0.0.1"
+    events[0]["map"]["sha256"] = "0" * 64
+    story = load_story(write_lines(tmp_path / "old.jsonl", events))
+    assert any("recorded by somaliland 0.0.1" in w for w in story.warnings)
+    assert any("differs from the one the game was played on" in w and "recorded 000000000000" in w
+               for w in story.warnings)
+
+
+def test_a_moved_path_start_is_flagged_with_its_line(record, tmp_path):
+    events = lines(record)
+    k = next(i for i, e in enumerate(events) if e["kind"] == "throw" and len(e["result"]["paths"]) > 1)
+    events[k]["result"]["paths"][1]["positions"][0][0] += 0.01
+    story = load_story(write_lines(tmp_path / "edited.jsonl", events))
+    assert any(f"line {k + 1}:" in w and "path starts 10.0 mm" in w for w in story.warnings)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda e: e["result"].pop("moved"), "lacks \"result.moved\""),
+    (lambda e: e.__setitem__("ship", "purple-24"), "names 'purple-24', which is no ship of this game"),
+    (lambda e: e["result"]["moved"][0].__setitem__("position", [0.1, "x", 0.0]),
+     "\"result.moved[].position\" should be a number, found 'x'"),
+    (lambda e: e["result"]["paths"][0].__setitem__("times", [0.0]),
+     "should have as many times (never decreasing) as positions"),
+    (lambda e: e["result"]["moved"][0].__setitem__("orientation", [0, 0, 0, 3]), "not a unit quaternion"),
+])
+def test_a_hand_edited_throw_line_is_refused_naming_the_line(record, tmp_path, edit, message):
+    events = lines(record)
+    k = next(i for i, e in enumerate(events) if e["kind"] == "throw")
+    edit(events[k])
+    with pytest.raises(RecordError) as error:
+        load_story(write_lines(tmp_path / "edited.jsonl", events))
+    assert f"line {k + 1}: throw line: " in str(error.value) and message in str(error.value)
+
+
+def test_a_seizure_into_an_unknown_port_is_refused(record, tmp_path):
+    events = lines(record)
+    k = next(i for i, e in enumerate(events) if e["kind"] == "seized")
+    events[k]["port"] = "Atlantis"
+    with pytest.raises(RecordError, match=rf"line {k + 1}: seized line: no pirate port 'Atlantis'"):
+        load_story(write_lines(tmp_path / "edited.jsonl", events))
+
+
+def test_a_truncated_record_fails_cleanly_on_the_command_line(record, tmp_path, capsys):
+    text = record.read_text()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(text[: len(text) // 2])  # ends inside a line
+    status = main(["replay", str(cut), "--round", "1", "-o", str(tmp_path / "x.png")])
+    err = capsys.readouterr().err
+    last = len(text[: len(text) // 2].splitlines())
+    assert status == 2
+    assert f"cut.jsonl, line {last}: not valid JSON" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_record_cut_at_a_line_end_says_the_game_is_unfinished(record, tmp_path, capsys):
+    events = lines(record)
+    status = main(["replay", str(write_lines(tmp_path / "short.jsonl", events[:40])), "-o", str(tmp_path / "x.png")])
+    assert status == 2
+    assert "short.jsonl, line 40: the record ends before the game does" in capsys.readouterr().err
+
+
+def test_asking_for_a_round_without_throws_lists_those_with_throws(record, tmp_path, capsys):
+    assert main(["replay", str(record), "--round", "7", "-o", str(tmp_path / "x.png")]) == 2
+    assert "no throws in round 7; rounds with throws: 1, 2" in capsys.readouterr().err
+
+
+def test_cursor_moves_by_throw_turn_and_round(story):
+    keys = [(s.round, s.turn) for s in story.steps]
+    i = 3
+    nxt = cursor.next_turn(story, i)
+    assert keys[nxt] != keys[i] and keys[nxt - 1] == keys[i]
+    assert cursor.previous_turn(story, nxt) == cursor.turn_start(story, i)
+    assert cursor.turn_start(story, i) == keys.index(keys[i])
+    assert cursor.round_start(story, 2) == keys.index(next(k for k in keys if k[0] == 2))
+    assert cursor.next_step(story, len(keys) - 1) == len(keys) - 1
+    assert cursor.previous_step(story, 0) == 0
+
+
+def test_paths_interpolate_between_samples(story):
+    step = next(s for s in story.steps if s.kind == "throw" and len(s.tracks[0].times) > 3)
+    track = step.tracks[0]
+    assert sample(track, track.times[2])[:3] == pytest.approx(track.positions[2])
+    mid = sample(track, (track.times[1] + track.times[2]) / 2)
+    assert mid[:3] == pytest.approx((track.positions[1] + track.positions[2]) / 2)
+    assert np.linalg.norm(mid[3:]) == pytest.approx(1.0)
+    assert poses_at(step, step.duration + 1) == step.after
+    assert poses_at(step, 0.0)[step.ship][:3] == pytest.approx(track.positions[0])
+
+
+def test_slerp_turns_halfway_about_one_axis():
+    q0 = np.array([0.0, 0.0, 0.0, 1.0])
+    q1 = np.array([0.0, 0.0, math.sin(math.pi / 4), math.cos(math.pi / 4)])  # 90 degrees about z
+    half = slerp(q0, q1, 0.5)
+    assert half == pytest.approx([0.0, 0.0, math.sin(math.pi / 8), math.cos(math.pi / 8)])
