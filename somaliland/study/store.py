@@ -66,7 +66,7 @@ class ResultStore:
             _atomic_text(manifest, json.dumps({
                 "name": study.name, "source": study.source, "base_dir": str(Path(study.source).resolve().parent),
                 "fingerprint": study.fingerprint, "master_seed": study.master_seed,
-                "seed_scheme": " ".join(SEED_SCHEME.split()), "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "seed_scheme": " ".join(SEED_SCHEME.split("\n\n", 1)[1].split()), "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }, indent=1))
         store._recover()
         return store

@@ -1,0 +1,217 @@
+"""A study's Markdown report: conclusions first (with their confidence), the balance measures, the figures.
+
+Everything is computed from the results folder; the figures go in a `figures/` folder beside the report.
+Intervals are 95%; "significant" means p < 0.05 two-sided, with no correction across cells (said so).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+from somaliland.study import figures
+from somaliland.study.stats import Balance, balance, difference_ci, fair_balance, slope_ci
+from somaliland.study.store import read_manifest, read_table
+
+MIN_PER_SIDE = 10  # contracts per route and value band before the two routes are compared
+
+
+def write_report(results: str | Path, output: str | Path, title: str | None = None) -> list[Path]:
+    """Write the report of a results folder and return the figure files it wrote.
+
+    Raises:
+        StudyError: the folder is not a study's results folder.
+    """
+    from somaliland.study.spec import parse_study
+
+    results, output = Path(results), Path(output)
+    manifest = read_manifest(results)
+    study = parse_study((results / "study.toml").read_text(encoding="utf-8"), str(results / "study.toml"),
+                        Path(manifest["base_dir"]))
+    t = {name: read_table(results, name) for name in ("players", "contracts", "captures", "games", "errors")}
+    games, players = t["games"], t["players"]
+    figdir = output.parent / "figures"
+    drawn: list[tuple[str, Path, int, str]] = []
+
+    def draw(title_: str, name: str, fn, *args, note: str = "") -> None:
+        path = figdir / f"{name}.png"
+        n = fn(*args, path)
+        if n:
+            drawn.append((title_, path, n, note))
+
+    cells = _balances(players, games)
+    draw("Win rate by turn order (first-player advantage)", "win_rate_by_order", figures.win_rate_by, players,
+         "order", "turn order (P1 = first player of round 1)")
+    if _seats_differ(players):
+        draw("Win rate by seat", "win_rate_by_seat", figures.win_rate_by, players, "seat", "seat")
+    for column, seat in _skill_sweeps(players):
+        draw(f"Win rate against seat {seat}'s throw skill", f"skill_seat{seat}", figures.win_rate_by_skill,
+             players, column, seat)
+    draw("Score distributions by strategy", "scores_by_strategy", figures.scores_by_strategy, players)
+    draw("Africa vs Aden: expected points by contract value", "routes_by_value", figures.routes_by_value,
+         t["contracts"], note="Net points = points scored by the contract minus the ransoms its ships paid; a "
+                              "contract that fails scores 0.")
+    draw("Capture and ransom economics by route position", "captures_by_position",
+         lambda c, p: figures.captures_by_position(c, p, len(games)), t["captures"])
+    draw("Sinkings and groundings", "accidents", figures.accidents, players)
+    draw("Game length in throws", "game_length", figures.game_length, games)
+
+    lines = [f"# {title or f'Study {study.name}: report'}", ""]
+    planned = study.total_games
+    if len(games) + len(t["errors"]) < planned:
+        lines += [f"> **Pilot**: {len(games) + len(t['errors'])} of the {planned} games this study plans "
+                  f"({study.games_per_cell} per cell). Conclusions are provisional.", ""]
+    if study.question:
+        lines += [f"**Question.** {study.question}", ""]
+    lines += ["## Conclusions", ""]
+    lines += [f"- {c}" for c in _conclusions(study, t, cells)]
+    lines += ["", "Confidence: intervals are 95% (Wilson for win rates, normal for means); *significant* means "
+              "p < 0.05, two-sided, uncorrected for the number of cells compared.", ""]
+    lines += ["## Balance measures", "", *_balance_table(cells), ""]
+    lines += ["## Figures", ""]
+    for title_, path, n, note in drawn:
+        rel = path.relative_to(output.parent)
+        lines += [f"### {title_}", "", f"![{title_}]({rel.as_posix()})", "",
+                  f"*Rests on {n} games.*{' ' + note if note else ''}", ""]
+    lines += _run_section(study, results, manifest, games, t["errors"])
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return [p for _, p, _, _ in drawn]
+
+
+def _balances(players, games) -> list[tuple[str, Balance]]:
+    if games.empty:
+        return []
+    out = []
+    for cell, label in games[["cell", "cell_label"]].drop_duplicates().sort_values("cell").itertuples(index=False):
+        out.append((label, balance(players[players.cell == cell], games[games.cell == cell])))
+    return out
+
+
+def _seats_differ(players) -> bool:
+    if players.empty:
+        return False
+    per_game = players.groupby(["cell", "game"])
+    return bool((per_game.strategy.nunique() > 1).any() or (per_game.skill.nunique() > 1).any())
+
+
+def _skill_sweeps(players) -> list[tuple[str, int]]:
+    return [(c, int(m.group(1))) for c in players.columns if (m := re.fullmatch(r"seat(\d)_skill", c))]
+
+
+def _pct(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _conclusions(study, t, cells: list[tuple[str, Balance]]) -> list[str]:
+    games, players, errors = t["games"], t["players"], t["errors"]
+    if games.empty:
+        return [f"No finished games yet ({len(errors)} errors): nothing to conclude."]
+    out = [f"Rests on {len(games)} games in {len(cells)} cells "
+           f"({', '.join(str(b.games) for _, b in cells)} per cell)"
+           + (f"; {len(errors)} games raised errors and are listed below." if len(errors) else "; no game raised.")]
+    unfair = [(label, b) for label, b in cells if b.advantage_p1_p < 0.05]
+    if unfair:
+        out += [f"First-player advantage is significant in {label}: P1 wins {_pct(b.advantage_p1)} "
+                f"[{_pct(b.advantage_p1_ci[0])}, {_pct(b.advantage_p1_ci[1])}] against a fair "
+                f"{_pct(1 / b.players)} (p = {b.advantage_p1_p:.3f})." for label, b in unfair]
+    else:
+        worst = max(cells, key=lambda c: abs(c[1].advantage_p1 - 1 / c[1].players))
+        out.append(f"No cell shows a first-player advantage significant at 5%; the largest deviation is "
+                   f"{worst[0]}: P1 wins {_pct(worst[1].advantage_p1)} [{_pct(worst[1].advantage_p1_ci[0])}, "
+                   f"{_pct(worst[1].advantage_p1_ci[1])}] against a fair {_pct(1 / worst[1].players)}.")
+    if len({round(b.balance, 3) for _, b in cells}) == 1:
+        b = cells[0][1]
+        out.append(f"Balance (1 = every turn position wins equally often) is {b.balance:.2f}"
+                   f"{' in every cell' if len(cells) > 1 else ''} (a perfectly fair game would show about "
+                   f"{fair_balance(b.games, b.players):.2f} at this sample size).")
+    else:
+        best, worst = max(cells, key=lambda c: c[1].balance), min(cells, key=lambda c: c[1].balance)
+        out.append(f"Balance (1 = every turn position wins equally often) is highest in {best[0]} "
+                   f"({best[1].balance:.2f}; a perfectly fair game would show about "
+                   f"{fair_balance(best[1].games, best[1].players):.2f} at this sample size) and lowest in {worst[0]} "
+                   f"({worst[1].balance:.2f}; fair: about {fair_balance(worst[1].games, worst[1].players):.2f}).")
+    if len(cells) > 1:
+        short, long_ = min(cells, key=lambda c: c[1].duration), max(cells, key=lambda c: c[1].duration)
+        out.append(f"Games last from {short[1].duration:.0f} throws on average ({short[0]}) to "
+                   f"{long_[1].duration:.0f} ({long_[0]}).")
+    else:
+        out.append(f"Games last {cells[0][1].duration:.0f} ± {cells[0][1].duration_sd:.0f} throws.")
+    out += _route_conclusions(t["contracts"])
+    for column, seat in _skill_sweeps(players):
+        rows = players[players.seat == seat]
+        b, lo, hi = slope_ci(rows[column], rows.win_share)
+        if not math.isnan(b):
+            verdict = "significant" if lo > 0 or hi < 0 else "not significant at 5%"
+            out.append(f"Throw skill: each +0.1 of seat {seat}'s skill changes its win rate by "
+                       f"{100 * b / 10:+.1f} points [{100 * lo / 10:+.1f}, {100 * hi / 10:+.1f}] ({verdict}); "
+                       f"win rate {_pct(rows[rows[column] == rows[column].min()].win_share.mean())} at skill "
+                       f"{rows[column].min():g}, {_pct(rows[rows[column] == rows[column].max()].win_share.mean())} "
+                       f"at {rows[column].max():g}.")
+    return out
+
+
+def _route_conclusions(contracts) -> list[str]:
+    if contracts.empty or contracts.full_route.nunique() < 2:
+        return []
+    frame = figures.route_value(contracts)
+    out = []
+    for k in sorted(frame.players.unique()):
+        better, worse, unclear = [], [], []
+        for band in frame.band.cat.categories:
+            sel = frame[(frame.players == k) & (frame.band == band)]
+            africa, aden = sel[~sel.full_route].net, sel[sel.full_route].net
+            if min(len(africa), len(aden)) < MIN_PER_SIDE:
+                continue
+            d, lo, hi = difference_ci(africa, aden)
+            (better if lo > 0 else worse if hi < 0 else unclear).append(f"{band} ({d:+.1f} [{lo:+.1f}, {hi:+.1f}])")
+        if better or worse or unclear:
+            parts = []
+            if better:
+                parts.append(f"Africa is worth more for values {', '.join(better)}")
+            if worse:
+                parts.append(f"Aden is worth more for values {', '.join(worse)}")
+            if unclear:
+                parts.append(f"no significant difference for {', '.join(unclear)}")
+            out.append(f"Safe route, {k} players (net points Africa minus Aden per contract): " + "; ".join(parts) + ".")
+    return out
+
+
+def _balance_table(cells: list[tuple[str, Balance]]) -> list[str]:
+    if not cells:
+        return ["No finished games."]
+    rows = ["| cell | games | Balance | AdvantageP1 [95% CI] (fair) | p | win rate by turn position | LeadChange | "
+            "Duration (throws) mean ± sd | final spread (points) | shared wins |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    for label, b in cells:
+        rows.append(f"| {label} | {b.games} | {b.balance:.3f} | {_pct(b.advantage_p1)} [{_pct(b.advantage_p1_ci[0])}, "
+                    f"{_pct(b.advantage_p1_ci[1])}] ({_pct(1 / b.players)}) | {b.advantage_p1_p:.3f} | "
+                    f"{' / '.join(_pct(r) for r in b.win_rates)} | "
+                    f"{'n/a' if math.isnan(b.lead_change) else f'{b.lead_change:.2f}'} | "
+                    f"{b.duration:.1f} ± {b.duration_sd:.1f} | {b.spread:.1f} | {_pct(b.shared)} |")
+    rows += ["", "Balance = 1 − (largest − smallest win rate across turn positions); AdvantageP1 = win rate of the "
+             "first player of round 1; LeadChange = share of round ends at which the leader changed (n/a for "
+             "one-round games); Duration = throws per game (Ludii's metric definitions)."]
+    return rows
+
+
+def _run_section(study, results: Path, manifest: dict, games, errors) -> list[str]:
+    lines = ["## The run", "",
+             f"Study file: `{manifest['source']}` (copy in `{results}/study.toml`); master seed {study.master_seed}; "
+             f"{len(study.cells)} cells.", "",
+             f"Seeds: {manifest['seed_scheme']}", "",
+             f"Replay any game (full record, checked against the stored result): "
+             f"`somaliland study replay {results} --cell C --game G --record game.jsonl`.", "",
+             "Open the results in pandas: `pandas.read_parquet(\"" + str(results) + "/players\")` "
+             "(also `contracts`, `captures`, `games`, `errors`).", ""]
+    if not games.empty:
+        lines += [f"CPU per game: {games.cpu_s.mean():.2f} s on average.", ""]
+    if len(errors):
+        lines += ["Games that raised (replay them with the command above):", "",
+                  "| cell | game | seed | error | message |", "|---|---|---|---|---|"]
+        for row in errors.head(20).itertuples():
+            lines.append(f"| {row.cell} | {row.game} | {row.game_seed} | {row.error} | "
+                         f"{str(row.message)[:120].replace('|', '/')} |")
+        lines.append("")
+    return lines

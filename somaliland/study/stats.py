@@ -1,0 +1,115 @@
+"""Statistics of study results: confidence intervals and the balance measures of the game-design literature.
+
+Balance measures follow Ludii's metric definitions (Piette, Browne et al., "Ludii: the Ludemic General
+Game System", 2020; the `metrics` package of Ludii): Balance = 1 - the largest gap between the players'
+win rates, AdvantageP1 = the first player's win rate, LeadChange = how often the leader changes,
+Duration = the game's length (here in throws) and its spread. Players are counted by turn order of
+round 1 (position 0 is "whoever last saw the sea", R7), so a shared win (D14) counts 1/k to each of k.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Return the Wilson score interval of a proportion (successes may be fractional, for shared wins)."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values, z: float = Z95) -> tuple[float, float, float]:
+    """Return (mean, low, high): the mean with a normal 95% interval (nan when fewer than 2 values)."""
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    if len(x) == 0:
+        return (math.nan, math.nan, math.nan)
+    m = float(x.mean())
+    if len(x) < 2:
+        return (m, math.nan, math.nan)
+    half = z * float(x.std(ddof=1)) / math.sqrt(len(x))
+    return (m, m - half, m + half)
+
+
+def binomial_p(successes: float, n: int, p0: float) -> float:
+    """Return the two-sided exact binomial test's p-value of `successes` of `n` against rate p0."""
+    from scipy.stats import binomtest
+
+    if n <= 0:
+        return math.nan
+    return float(binomtest(int(round(successes)), n, p0).pvalue)
+
+
+@dataclass(frozen=True, slots=True)
+class Balance:
+    """The balance measures of one cell's games."""
+
+    games: int
+    players: int
+    win_rates: tuple[float, ...]  # by turn-order position of round 1
+    balance: float  # 1 - (largest - smallest win rate)
+    advantage_p1: float
+    advantage_p1_ci: tuple[float, float]
+    advantage_p1_p: float  # against the fair 1/players
+    lead_change: float  # mean share of round ends at which the leader changed (nan for 1-round games)
+    duration: float  # mean throws per game
+    duration_sd: float
+    spread: float  # mean points between first and last place
+    shared: float  # share of games with a shared win (D14)
+
+
+def balance(players_rows, game_rows) -> Balance:
+    """Return the balance measures from one cell's players and games rows (pandas DataFrames)."""
+    n = int(len(game_rows))
+    k = int(game_rows.players.iloc[0])
+    rates = players_rows.groupby("order").win_share.mean().reindex(range(k), fill_value=math.nan)
+    p1 = float(players_rows[players_rows.order == 0].win_share.sum())
+    throws = game_rows.throws.astype(float)
+    return Balance(
+        games=n, players=k, win_rates=tuple(float(r) for r in rates),
+        balance=float(1 - (rates.max() - rates.min())), advantage_p1=p1 / n if n else math.nan,
+        advantage_p1_ci=wilson(p1, n), advantage_p1_p=binomial_p(p1, n, 1 / k),
+        lead_change=float(game_rows.lead_change.mean()) if game_rows.lead_change.notna().any() else math.nan,
+        duration=float(throws.mean()), duration_sd=float(throws.std(ddof=1)) if n > 1 else math.nan,
+        spread=float(game_rows.spread.mean()), shared=float((game_rows.n_winners > 1).mean()))
+
+
+def difference_ci(a, b, z: float = Z95) -> tuple[float, float, float]:
+    """Return (mean(a) - mean(b), low, high) with a Welch normal 95% interval."""
+    x, y = (np.asarray(v, dtype=float) for v in (a, b))
+    if len(x) < 2 or len(y) < 2:
+        return (math.nan, math.nan, math.nan)
+    d = float(x.mean() - y.mean())
+    half = z * math.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y))
+    return (d, d - half, d + half)
+
+
+def slope_ci(x, y, z: float = Z95) -> tuple[float, float, float]:
+    """Return the least-squares slope of y on x with a normal 95% interval."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if len(x) < 3 or np.ptp(x) == 0:
+        return (math.nan, math.nan, math.nan)
+    xc = x - x.mean()
+    b = float((xc * (y - y.mean())).sum() / (xc * xc).sum())
+    resid = y - y.mean() - b * xc
+    se = math.sqrt(float((resid * resid).sum()) / (len(x) - 2) / float((xc * xc).sum()))
+    return (b, b - z * se, b + z * se)
+
+
+def fair_balance(games: int, players: int, sims: int = 2000) -> float:
+    """Return the median Balance a perfectly fair game shows in `games` games (sampling noise alone)."""
+    from somaliland.seeding import make_rng
+
+    if games <= 0:
+        return math.nan
+    wins = make_rng(0).multinomial(games, [1 / players] * players, size=sims) / games
+    return float(np.median(1 - (wins.max(axis=1) - wins.min(axis=1))))

@@ -1,0 +1,69 @@
+"""Reports: Markdown with conclusions first and PNG figures that say how many games they rest on; statistics."""
+
+import math
+
+import pandas as pd
+import pytest
+
+from somaliland.cli.main import main
+from somaliland.study import load_study
+from somaliland.study.executors import local_executors
+from somaliland.study.runner import run_study
+from somaliland.study.stats import balance, fair_balance, wilson
+from test_study_support import tiny_study
+
+
+def test_wilson_matches_a_published_value():
+    # Newcombe (1998), Stat. Med. 17:857, Table I: 81 of 263 -> 0.2553 to 0.3662 (Wilson, no correction)
+    lo, hi = wilson(81, 263)
+    assert (round(lo, 4), round(hi, 4)) == (0.2553, 0.3662)
+    assert wilson(0, 10)[0] == 0.0 and all(math.isnan(v) for v in wilson(0, 0))
+
+
+def test_balance_measures_on_a_hand_built_cell():
+    # 4 two-player games: P1 (order 0) wins 3, one shared win; 3 rounds so LeadChange is defined
+    players = pd.DataFrame({"order": [0, 1] * 4, "win_share": [1, 0, 1, 0, 1, 0, 0.5, 0.5]})
+    games = pd.DataFrame({"players": [2] * 4, "lead_change": [0.0, 0.5, 1.0, 0.5], "throws": [10, 20, 30, 40],
+                          "spread": [5.0, 5.0, 5.0, 5.0], "n_winners": [1, 1, 1, 2]})
+    b = balance(players, games)
+    assert b.win_rates == (0.875, 0.125) and b.balance == pytest.approx(0.25)
+    assert b.advantage_p1 == 0.875 and b.lead_change == 0.5 and b.duration == 25 and b.shared == 0.25
+    assert b.duration_sd == pytest.approx(12.909944, rel=1e-6)
+
+
+def test_fair_balance_approaches_one_with_more_games():
+    assert fair_balance(20, 2) < fair_balance(2000, 2) < 1.0
+
+
+def test_report_writes_markdown_and_figures(tmp_path):
+    path = tiny_study(tmp_path, games=3, sweep='"seat.0.skill" = [0.2, 1.0]')
+    study = load_study(path)
+    run_study(study, path.read_text(), tmp_path / "out", local_executors(2), 2, progress=False)
+    output = tmp_path / "rep" / "report.md"
+    assert main(["study", "report", str(tmp_path / "out"), "-o", str(output)]) == 0
+    text = output.read_text()
+    assert text.startswith("# Study tiny: report") and text.index("## Conclusions") < text.index("## Figures")
+    assert "Rests on 6 games in 2 cells" in text and "Throw skill: each +0.1 of seat 0's skill" in text
+    pngs = sorted(p.name for p in (tmp_path / "rep" / "figures").glob("*.png"))
+    assert {"win_rate_by_order.png", "skill_seat0.png", "game_length.png", "routes_by_value.png"} <= set(pngs)
+    for name in pngs:
+        assert f"](figures/{name})" in text
+        assert (tmp_path / "rep" / "figures" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert text.count("*Rests on 6 games.*") == len(pngs)
+    assert "| seat0_skill=0.2 | 3 |" in text
+
+
+def test_report_labels_a_pilot(tmp_path):
+    path = tiny_study(tmp_path, games=4, sweep="")
+    study = load_study(path)
+    from dataclasses import replace
+
+    run_study(replace(study, games_per_cell=2), path.read_text(), tmp_path / "out", local_executors(1), 1,
+              progress=False)
+    assert main(["study", "report", str(tmp_path / "out")]) == 0
+    assert "> **Pilot**: 2 of the 4 games this study plans" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_report_of_a_folder_that_is_not_a_study_is_a_one_line_error(tmp_path, capsys):
+    assert main(["study", "report", str(tmp_path)]) == 2
+    assert "expected a study results folder" in capsys.readouterr().err
