@@ -157,6 +157,10 @@ def load_story(path: str | Path, world: Map | None = None) -> Story:
     builder = _Builder(name, world, faces, owners, size, warnings)
     for line in lines[1:]:
         builder.feed(line)
+    bare = sum(1 for step in builder.steps if step.kind == "throw" and not step.tracks)
+    if bare:
+        warnings.append(f"{bare} throw{'s' * (bare != 1)} without recorded paths (played with --no-paths): "
+                        f"those dice jump from rest to rest")
     return Story(name, head.event, world, colours, faces, owners, size, tuple(builder.steps), tuple(warnings),
                  tuple(lines[-1].event.get("table", ())))
 

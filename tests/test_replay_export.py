@@ -1,0 +1,139 @@
+"""Offscreen export: the right number of frames for a turn, dice drawn where the record left them, the
+top-down view, and clear refusals of bad options."""
+
+import json
+
+import numpy as np
+import pytest
+from replay_fixtures import lines, record_game
+
+from somaliland.cli.main import main
+from somaliland.replay.camera import overview, project, projection
+from somaliland.replay.story import load_story
+from somaliland.replay.textures import player_rgb
+
+FPS, HOLD = 20, 0.25  # 5 frames hold each outcome
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory):
+    return record_game(tmp_path_factory.mktemp("export") / "game.jsonl")
+
+
+def expected_frames(record, round_, turn, fps, hold):
+    """Count the frames from the record itself: each throw's motion at fps plus the held outcome, and each
+    run of seizures (no motion) as one frame plus the hold."""
+    count, last_kind = 0, None
+    for event in lines(record):
+        here = event["round"] == round_ and event["turn"] == turn
+        if here and event["kind"] == "throw":
+            duration = max(p["times"][-1] for p in event["result"]["paths"])
+            count += int(duration * fps + 1e-9) + 1 + round(hold * fps)
+        elif here and event["kind"] == "seized" and last_kind != "seized":
+            count += 1 + round(hold * fps)
+        last_kind = event["kind"]
+    return count
+
+
+def busy_turn(record):
+    """Return (round, turn) of the turn with the most throws in round 1."""
+    turns = [e["turn"] for e in lines(record) if e["kind"] == "throw" and e["round"] == 1]
+    return 1, max(set(turns), key=turns.count)
+
+
+def test_a_turn_exports_as_a_gif_with_one_frame_per_sample_and_hold(record, tmp_path, capsys):
+    import imageio.v3 as iio
+
+    round_, turn = busy_turn(record)
+    out = tmp_path / "turn.gif"
+    assert main(["replay", str(record), "--round", str(round_), "--turn", str(turn), "-o", str(out),
+                 "--fps", str(FPS), "--hold", str(HOLD), "--size", "320x240"]) == 0
+    frames = iio.imread(out, index=None)
+    want = expected_frames(record, round_, turn, FPS, HOLD)
+    assert want > 20
+    assert frames.shape == (want, 240, 320, 3)
+    assert f"{want} frames" in capsys.readouterr().out
+
+
+def test_an_mp4_has_the_same_frames(record, tmp_path):
+    import imageio_ffmpeg
+
+    round_, turn = busy_turn(record)
+    out = tmp_path / "turn.mp4"
+    assert main(["replay", str(record), "--round", str(round_), "--turn", str(turn), "-o", str(out),
+                 "--fps", "10", "--hold", "0.2", "--size", "320x240", "--camera", "follow"]) == 0
+    frames, _ = imageio_ffmpeg.count_frames_and_secs(str(out))
+    assert frames == expected_frames(record, round_, turn, 10, 0.2)
+
+
+def test_a_png_shows_each_die_in_its_colour_where_the_record_left_it(record, tmp_path):
+    import imageio.v3 as iio
+
+    out = tmp_path / "end.png"
+    width, height = 960, 720
+    assert main(["replay", str(record), "--round", "1", "-o", str(out), "--size", f"{width}x{height}"]) == 0
+    image = iio.imread(out)
+    story = load_story(record)
+    board = story.steps[story.select(1)[-1]].after  # the board at the end of round 1
+    camera = overview(story.world.width, story.world.depth, width / height)
+    tops = np.array([[x, y, z + story.die_size / 2] for x, y, z, *_ in board.values()])
+    pixels = project(tops, camera.view(), projection(width / height), width, height)
+    checked = 0
+    for (name, pose), (col, row) in zip(board.items(), pixels):
+        if row < 0.4 * height or row > height - 40:  # the caption box covers the top, the footer the bottom
+            continue
+        assert colour_near(image, col, row, player_rgb(name.split("-")[0])), f"{name} not seen at {col:.0f},{row:.0f}"
+        checked += 1
+    assert checked >= 3
+    empty_sea = project(np.array([[0.6, 0.15, 0.0]]), camera.view(), projection(width / height), width, height)[0]
+    assert not any(colour_near(image, *empty_sea, player_rgb(c)) for c in story.colours)
+
+
+def colour_near(image, col, row, rgb, radius=3, tolerance=60.0):
+    """Return True if some pixel within `radius` of (col, row) is within `tolerance` of the colour."""
+    r, c = int(round(row)), int(round(col))
+    window = image[max(r - radius, 0):r + radius + 1, max(c - radius, 0):c + radius + 1].reshape(-1, 3)
+    return bool(np.any(np.linalg.norm(window.astype(float) - np.array(rgb), axis=1) < tolerance))
+
+
+def test_top_down_draws_a_round(record, tmp_path, capsys):
+    import imageio.v3 as iio
+
+    out = tmp_path / "round.png"
+    assert main(["replay", str(record), "--round", "2", "--top-down", str(out)]) == 0
+    image = iio.imread(out)
+    assert image.shape[0] > 1000 and image.shape[1] > 800
+    assert "round 2 from above" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["-o", "x.avi", "--round", "1"], "the output must end in .gif, .mp4, .png"),
+    (["-o", "x.gif", "--round", "1", "--fps", "0"], "--fps must lie in 1..120"),
+    (["-o", "x.gif", "--round", "1", "--size", "100x100"], "--size must be WIDTHxHEIGHT, multiples of 16"),
+    (["--turn", "2", "-o", "x.gif"], "--turn needs --round"),
+    (["--top-down", "x.png"], "--top-down draws one round: give --round"),
+])
+def test_bad_options_are_one_line_errors(record, tmp_path, capsys, argv, message):
+    argv = [a if not a.startswith("x.") else str(tmp_path / a) for a in argv]
+    assert main(["replay", str(record), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_record_without_paths_still_replays_from_rest_to_rest(record, tmp_path):
+    import imageio.v3 as iio
+
+    events = lines(record)
+    for event in events:
+        if event["kind"] == "throw":
+            event["result"].pop("paths")
+    bare = tmp_path / "bare.jsonl"
+    bare.write_text("".join(json.dumps(e) + "\n" for e in events))
+    out = tmp_path / "bare.gif"
+    assert main(["replay", str(bare), "--round", "1", "--turn", "1", "-o", str(out), "--fps", "10", "--hold", "0.1",
+                 "--size", "160x128"]) == 0
+    throws = sum(1 for e in events if e["kind"] == "throw" and e["round"] == 1 and e["turn"] == 1)
+    story = load_story(bare)
+    assert f"{sum(1 for e in events if e['kind'] == 'throw')} throws without recorded paths" in story.warnings[-1]
+    raids = len(story.select(1, 1)) - throws
+    assert iio.imread(out, index=None).shape[0] == 2 * (throws + raids)  # one still frame and one held each
