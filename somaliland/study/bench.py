@@ -1,0 +1,53 @@
+"""Study throughput: games per hour through the real runner (workers, Parquet, journal) at 1 and 2 workers."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from somaliland.study.executors import local_executors
+from somaliland.study.runner import run_study
+from somaliland.study.spec import parse_study
+
+BENCH_STUDY = """name = "bench"
+question = "How many games an hour does this machine play?"
+master_seed = 1
+games_per_cell = {games}
+{factory}
+[rules]
+players = {players}
+rounds = {rounds}
+
+[seats]
+strategy = "{strategy}"
+skill = 0.75
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Throughput:
+    """Games per hour at one worker count."""
+
+    workers: int
+    games: int
+    seconds: float
+
+    @property
+    def games_per_hour(self) -> float:
+        """Return games per wall-clock hour."""
+        return 3600 * self.games / self.seconds
+
+
+def measure(workers: int, games: int, players: int = 4, rounds: int = 4, strategy: str = "ev",
+            factory: str | None = None) -> Throughput:
+    """Return the wall-clock throughput of a study of `games` games on `workers` local processes."""
+    text = BENCH_STUDY.format(games=games, players=players, rounds=rounds, strategy=strategy,
+                              factory=f'policy_factory = "{factory}"\n' if factory else "")
+    study = parse_study(text, "<bench study>", Path.cwd())
+    with tempfile.TemporaryDirectory(prefix="somaliland-bench-") as out:
+        t0 = time.monotonic()
+        summary = run_study(study, text, Path(out) / "results", local_executors(workers), workers, progress=False)
+        seconds = time.monotonic() - t0
+    return Throughput(workers, summary.played, seconds)
