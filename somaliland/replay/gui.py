@@ -70,7 +70,7 @@ class Viewer:
                      "COV_ENABLE_DEPTH_BUFFER_PREVIEW", "COV_ENABLE_SEGMENTATION_MARK_PREVIEW", "COV_ENABLE_MOUSE_PICKING"):
             c.configureDebugVisualizer(getattr(c, flag), 0)
         c.configureDebugVisualizer(c.COV_ENABLE_GUI, 1)
-        c.configureDebugVisualizer(c.COV_ENABLE_SHADOWS, 1)
+        c.configureDebugVisualizer(c.COV_ENABLE_SHADOWS, 0)  # the shadow map streaks the flat board
         width, height, _, lens = c.getDebugVisualizerCamera()[:4]
         cam = overview(self.story.world.width, self.story.world.depth, width / max(height, 1), margin=0.8, lens=lens)
         c.resetDebugVisualizerCamera(cam.distance, cam.yaw, cam.pitch, cam.target)
