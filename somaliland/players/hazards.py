@@ -1,8 +1,8 @@
 """What a landing point is worth to the thrower: its chance to arrive in time, and the hazards on the way.
 
 The worth of coming to rest at a point is the chance of reaching the destination with the moves then
-left (R15, D10): 1 inside the zone (R9), else P(m future moves of about `stride` metres each cover the
-distance still to sail), a normal approximation. A lost turn (aground R17, off the board R19, a
+left (R15, D10): 1 inside the zone (R9), else the chance that moves of about `stride` metres bring the
+zone within reach and a move then lands in it (`arrival_chance`). A lost turn (aground R17, off the board R19, a
 collision R18, capture R13) leaves one move fewer; a touch risks sinking (R18); a capture costs its
 ransom as a share of the contract. Small terms prefer progress, the centre line and sea under the path.
 All checks are vectorised over many points at once.
@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from scipy.special import ndtr
 from shapely import LineString
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import substring
@@ -34,8 +33,8 @@ BEHIND = 0.05  # m of the leg behind the ship that progress is still measured on
 class AimWeights:
     """What the aim values and fears; worth is a chance to arrive (0..1)."""
 
-    stride: float = 0.22  # metres a later move is expected to cover ...
-    stride_sd: float = 0.10  # ... give or take this much
+    stride: float = 0.35  # metres a later move is expected to cover (see outlook.py)
+    hit: float = 0.6  # the chance a move lands in the zone once it is within one move's reach
     collision: float = 0.30  # chance lost to a touch beyond its lost turn: a tip-over sinks the thrower (R18)
     progress: float = 0.05  # per metre of progress: still sail on when arrival is out of reach
     land_path: float = 0.01  # a path wholly over (printed) land: a shorter throw there would run aground
@@ -135,11 +134,16 @@ def goal_progress(route: Route, direction: Direction, zone: BaseGeometry) -> flo
 
 
 def arrival_chance(remaining: np.ndarray, moves: np.ndarray, w: AimWeights) -> np.ndarray:
-    """Return the chance that `moves` more moves of about `w.stride` metres each cover `remaining` metres."""
-    m = np.maximum(moves, 0)
-    z = (m * w.stride - remaining) / (w.stride_sd * np.sqrt(np.maximum(m, 1)))
-    chance = ndtr(z)
-    return np.where(remaining <= 0, 1.0, np.where(m > 0, chance, 0.0))
+    """Return the chance that `moves` more moves reach a zone `remaining` metres on.
+
+    Moves of about `w.stride` metres bring the zone within one move's reach; each move from there
+    lands in it with chance `w.hit`. Continuous in both arguments, so a little more progress or one
+    more move always counts.
+    """
+    approach = np.maximum(np.maximum(remaining, 0.0) / w.stride - 1.0, 0.0)
+    attempts = moves - approach
+    chance = 1.0 - (1.0 - w.hit) ** np.maximum(attempts, 0.0)
+    return np.where(remaining <= 0, 1.0, chance)
 
 
 def _path_distance(origin: np.ndarray, ends: np.ndarray, centres: np.ndarray) -> np.ndarray:

@@ -2,10 +2,14 @@
 
 A heuristic model, stated so it can be argued with. A ship covers about `stride` metres a move, so a
 leg of length L needs ceil(L / stride) moves of the min(max_moves, turns_per_round) it has (R15, D10).
-Turns it loses (groundings, collisions: `accident_rate` per move; captures on the full-value route)
-arrive as a Poisson count; it arrives if the lost turns fit in its spare moves. On the full-value route
-pirates seize one ship a turn (R13) among the ships sailing there, so each of n such ships is taken
+Turns it loses (groundings, collisions, leaving the board: `accident_rate` per move; captures) arrive
+as a Poisson count; it arrives if the lost turns fit in its spare moves. Pirates seize one ship a turn
+(R13), the nearest: on the full-value route that is one of the n ships sailing there, so each is taken
 about once every n turns at sea, paying its top face (about its mean face) and losing a turn.
+
+The defaults were measured: a lone 16 mm ship aimed by `aim` with the default hand (5 deg, 10 %) on
+the default map took 2-4 throws per leg (about 0.35 m a throw) and lost about 0.3 turns per throw
+(8 voyages per leg, seeds 0-7).
 """
 
 from __future__ import annotations
@@ -22,8 +26,8 @@ from somaliland.rules.config import RulesConfig
 class Outlook:
     """The constants of the contract model."""
 
-    stride: float = 0.22  # metres a ship covers in one move, on average
-    accident_rate: float = 0.10  # turns lost per move to groundings and collisions
+    stride: float = 0.35  # metres a ship covers in one move, on average
+    accident_rate: float = 0.30  # turns lost per move to groundings, collisions and leaving the board
     rival_full_route_ships: float = 2.0  # ships each other player is expected to send the full-value way
     ship_cost: float = 2.0  # points a ship at sea costs: it crowds the lanes and invites collisions (R18)
 
@@ -60,10 +64,18 @@ class Voyage:
     captures: float
 
 
-def voyage(length: float, moves: int, full_value: bool, full_route_ships: float, outlook: Outlook) -> Voyage:
-    """Return a ship's prospects on a leg of `length` with `moves`, sharing the full route with that many ships."""
+def voyage(length: float, moves: int, full_value: bool, rivals: float, convoy: int, outlook: Outlook) -> Voyage:
+    """Return a ship's prospects on a leg of `length` with `moves`, in a convoy of `convoy` ships.
+
+    On the full-value route the pirates' one seizure a turn falls among the convoy and the `rivals`
+    expected there (R13); on the safe route only when no rival sails the full-value route, among the
+    convoy (pirates take the nearest ship wherever it is).
+    """
     needed = max(1, math.ceil(length / outlook.stride))
-    captures = needed / max(1.0, full_route_ships) if full_value else 0.0
+    if full_value:
+        captures = needed / max(1.0, rivals + convoy)
+    else:
+        captures = needed / max(1.0, convoy) if rivals <= 0 else 0.0
     lost = outlook.accident_rate * needed + captures
     return Voyage(poisson_at_most(moves - needed, lost), captures)
 
