@@ -53,15 +53,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     replay.set_defaults(run=run_replay)
 
 
-def _study_at(results: Path):
-    """Return the study that made a results folder, read from the copy kept there."""
-    from somaliland.study import parse_study, read_manifest
-
-    manifest = read_manifest(results)
-    text = (results / "study.toml").read_text(encoding="utf-8")
-    return parse_study(text, str(results / "study.toml"), Path(manifest["base_dir"])), manifest
-
-
 def run_study_cmd(args: argparse.Namespace) -> int:
     """Run the study."""
     from dataclasses import replace
@@ -127,9 +118,10 @@ def run_replay(args: argparse.Namespace) -> int:
     from somaliland.engine.record import RecordWriter
     from somaliland.map import load
     from somaliland.study import StudyError, game_seed, read_table
+    from somaliland.study.store import study_of
     from somaliland.study.worker import init_worker, policy_factory
 
-    study, _ = _study_at(args.results)
+    study, _ = study_of(args.results)
     if not 0 <= args.cell < len(study.cells):
         raise StudyError(str(args.results), "--cell", f"a cell from 0 to {len(study.cells) - 1}", args.cell)
     if args.game < 0:

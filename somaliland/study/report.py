@@ -12,7 +12,7 @@ from pathlib import Path
 
 from somaliland.study import figures
 from somaliland.study.stats import Balance, balance, difference_ci, fair_balance, slope_ci
-from somaliland.study.store import read_manifest, read_table
+from somaliland.study.store import read_table, study_of
 
 MIN_PER_SIDE = 10  # contracts per route and value band before the two routes are compared
 
@@ -23,12 +23,8 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
     Raises:
         StudyError: the folder is not a study's results folder.
     """
-    from somaliland.study.spec import parse_study
-
     results, output = Path(results), Path(output)
-    manifest = read_manifest(results)
-    study = parse_study((results / "study.toml").read_text(encoding="utf-8"), str(results / "study.toml"),
-                        Path(manifest["base_dir"]))
+    study, manifest = study_of(results)
     t = {name: read_table(results, name) for name in ("players", "contracts", "captures", "games", "errors")}
     games, players = t["games"], t["players"]
     figdir = output.parent / "figures"

@@ -64,7 +64,7 @@ class ResultStore:
             out.mkdir(parents=True, exist_ok=True)
             _atomic_text(out / "study.toml", study_text)
             _atomic_text(manifest, json.dumps({
-                "name": study.name, "source": study.source, "base_dir": str(Path(study.source).resolve().parent),
+                "name": study.name, "source": study.source, "base_dir": os.path.relpath(Path(study.source).resolve().parent, out.resolve()),
                 "fingerprint": study.fingerprint, "master_seed": study.master_seed,
                 "seed_scheme": " ".join(SEED_SCHEME.split("\n\n", 1)[1].split()), "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }, indent=1))
@@ -169,6 +169,20 @@ def read_table(out: str | Path, table: str):
     if not parts:
         return pd.DataFrame()
     return pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+
+
+def study_of(out: str | Path) -> tuple[Study, dict[str, Any]]:
+    """Return the study that made a results folder (from the copy kept there) and the folder's manifest.
+
+    Raises:
+        StudyError: the folder is not a study's results folder, or its study file no longer checks.
+    """
+    from somaliland.study.spec import parse_study
+
+    out = Path(out)
+    manifest = read_manifest(out)
+    text = (out / "study.toml").read_text(encoding="utf-8")
+    return parse_study(text, str(out / "study.toml"), (out / manifest["base_dir"]).resolve()), manifest
 
 
 def read_manifest(out: str | Path) -> dict[str, Any]:
