@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup clean
+.PHONY: run test setup clean xvfb
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,14 +12,23 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+# The GUI replay tests need an X server: install Xvfb when it is missing and we may (root with apt-get);
+# otherwise (not root, offline) say so and go on: those tests then skip themselves.
+xvfb:
+	@command -v xvfb-run >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    { apt-get update -qq && apt-get install -y -qq xvfb >/dev/null; } \
+	      || echo "make: could not install xvfb (offline?): the GUI replay tests will be skipped"; \
+	  else echo "make: xvfb-run is missing and we are not root: the GUI replay tests will be skipped"; fi; }
+
+setup: $(STAMP) xvfb
 
 ## Quick start 1: set up and run the main job on the default board.
 run: $(STAMP)
 	$(BIN)/somaliland demo
 
 ## Quick start 2: set up and run the whole test suite.
-test: $(STAMP)
+test: $(STAMP) xvfb
 	$(BIN)/python -m pytest -q
 
 clean:
