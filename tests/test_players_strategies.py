@@ -43,7 +43,7 @@ def test_a_draft_never_exceeds_the_cap(roller, name):
                                           (30, S), (34, N)))
     for caps in ((74, 74), (40, 74), (30, 12)):  # D3: a seat that lost ships has a smaller cap
         draft = open_draft(offer, caps, 0)
-        state = game(cfg)
+        state = replace(game(cfg), held=(), turn=0)  # as in a real draft: nobody holds anything yet
         while (seat := drafter(draft)) is not None:
             card = policy.draft(Table(state, world(), cfg, seat), draft, RNG)
             assert card is None or card in legal_picks(draft, seat)

@@ -119,22 +119,24 @@ def hopeful(table: Table, ship: ShipState, model: ThrowModel) -> bool:
     return moves * model.max_roll >= leg_length(table.world, ship.route, ship.direction)  # type: ignore[arg-type]
 
 
-STRATEGIES: dict[str, dict[str, Any]] = {
+STRATEGIES: dict[str, dict[str, Any]] = {  # each strategy's own defaults for the parameters below
     "cautious": {"prefer": "safe", "ransom_aversion": 1.0, "weights": AimWeights(collision=0.5)},
-    "bold": {"prefer": "full", "ransom_aversion": 0.0, "weights": AimWeights(collision=0.15)},
+    # bold judges a voyage by a lone ship's luck (0.3 lost turns a move) and minds neither ransom nor crowding
+    "bold": {"prefer": "full", "ransom_aversion": 0.0, "weights": AimWeights(collision=0.15),
+             "accident_rate": 0.3, "ship_cost": 0.0},
     "ev": {"prefer": "any", "ransom_aversion": 1.0, "weights": AimWeights()},
 }
 
-PARAMS: dict[str, tuple[type, float, float, Any]] = {  # name: (type, low, high, default)
+PARAMS: dict[str, tuple[type, float, float, Any]] = {  # name: (type, low, high, default unless the strategy's)
     "tumble": (float, 0.0, 1.0, 0.05),  # forward spin at release, fraction of the rolling rate
     "heading_sd_deg": (float, 0.0, 90.0, 5.0),  # the heading scatter the aim plans for
     "speed_sd": (float, 0.0, 1.0, 0.10),  # the relative speed scatter the aim plans for
     "rolls": (int, 0, MAX_ROLLS, 0),  # lookahead budget: physics rolls per throw decision
     "stride": (float, 0.01, 2.0, _DEFAULT.stride),  # metres a move covers: for contracts and for the aim
-    "accident_rate": (float, 0.0, 5.0, _DEFAULT.accident_rate),
+    "accident_rate": (float, 0.0, 5.0, _DEFAULT.accident_rate),  # lost turns a move (outlook.py)
     "rival_full_route_ships": (float, 0.0, 24.0, _DEFAULT.rival_full_route_ships),
-    "ship_cost": (float, 0.0, 100.0, _DEFAULT.ship_cost),
-    "ransom_aversion": (float, 0.0, 10.0, None),  # None: the strategy's own
+    "ship_cost": (float, 0.0, 100.0, _DEFAULT.ship_cost),  # points a ship at sea costs (crowding)
+    "ransom_aversion": (float, 0.0, 10.0, 1.0),  # 0: ransom does not count, 1: at face value
 }
 
 
@@ -155,7 +157,7 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
         name: one of `STRATEGIES` (cautious, bold, ev).
         roller: the physics roller the policy calibrates its throws with (and looks ahead with).
         params: any of `PARAMS`: tumble, heading_sd_deg, speed_sd, rolls, stride, accident_rate,
-            rival_full_route_ships, ransom_aversion.
+            rival_full_route_ships, ship_cost, ransom_aversion (unset ones take the strategy's defaults).
 
     Raises:
         UsageError: an unknown strategy name or parameter, or a parameter out of range (lists the known ones).
@@ -166,11 +168,11 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
     if unknown:
         raise UsageError(f"unknown strategy parameter(s) {', '.join(unknown)}; "
                          f"known parameters: {', '.join(sorted(PARAMS))}")
-    values = {k: (_param(k, params[k]) if k in params else default) for k, (_, _, _, default) in PARAMS.items()}
     base = STRATEGIES[name]
-    aversion = values["ransom_aversion"] if values["ransom_aversion"] is not None else base["ransom_aversion"]
+    values = {k: _param(k, params[k]) if k in params else base.get(k, default)
+              for k, (_, _, _, default) in PARAMS.items()}
     weights = replace(base["weights"], stride=values["stride"])
-    return Strategy(name, roller, prefer=base["prefer"], ransom_aversion=aversion, weights=weights,
+    return Strategy(name, roller, prefer=base["prefer"], ransom_aversion=values["ransom_aversion"], weights=weights,
                     outlook=Outlook(values["stride"], values["accident_rate"], values["rival_full_route_ships"],
                                     values["ship_cost"]),
                     spread=Spread(math.radians(values["heading_sd_deg"]), values["speed_sd"]),
