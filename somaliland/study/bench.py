@@ -28,16 +28,23 @@ skill = 0.75
 
 @dataclass(frozen=True, slots=True)
 class Throughput:
-    """Games per hour at one worker count."""
+    """Games per hour at one worker count: overall, and once every worker has finished its first game."""
 
     workers: int
     games: int
-    seconds: float
+    seconds: float  # wall clock, start-up included
+    steady_games: int  # games finished after each worker's first (start-up: imports, map, calibration)
+    steady_seconds: float
 
     @property
     def games_per_hour(self) -> float:
-        """Return games per wall-clock hour."""
+        """Return games per wall-clock hour, start-up included."""
         return 3600 * self.games / self.seconds
+
+    @property
+    def steady_games_per_hour(self) -> float:
+        """Return games per hour once the workers are warm (what a long study sees)."""
+        return 3600 * self.steady_games / self.steady_seconds if self.steady_seconds > 0 else float("nan")
 
 
 def measure(workers: int, games: int, players: int = 4, rounds: int = 4, strategy: str = "ev",
@@ -46,8 +53,11 @@ def measure(workers: int, games: int, players: int = 4, rounds: int = 4, strateg
     text = BENCH_STUDY.format(games=games, players=players, rounds=rounds, strategy=strategy,
                               factory=f'policy_factory = "{factory}"\n' if factory else "")
     study = parse_study(text, "<bench study>", Path.cwd())
+    done: list[float] = []
     with tempfile.TemporaryDirectory(prefix="somaliland-bench-") as out:
         t0 = time.monotonic()
-        summary = run_study(study, text, Path(out) / "results", local_executors(workers), workers, progress=False)
+        summary = run_study(study, text, Path(out) / "results", local_executors(workers), workers, progress=False,
+                            on_game=lambda _: done.append(time.monotonic()))
         seconds = time.monotonic() - t0
-    return Throughput(workers, summary.played, seconds)
+    warm = done[workers - 1] if len(done) > workers else done[-1]
+    return Throughput(workers, summary.played, seconds, len(done) - workers, done[-1] - warm)

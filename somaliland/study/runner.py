@@ -77,7 +77,8 @@ def tasks(study: Study, done: set[tuple[int, int]] = frozenset()) -> Iterator[Ga
 
 
 def run_study(study: Study, study_text: str, out: str | Path, make_executor: ExecutorFactory, workers: int,
-              progress: bool = True, chunk_games: int = 100, max_attempts: int = 3) -> RunSummary:
+              progress: bool = True, chunk_games: int = 100, max_attempts: int = 3,
+              on_game: Callable[[GameOutcome], None] | None = None) -> RunSummary:
     """Play every game of a study not yet in `out`, on executors `make_executor` returns.
 
     Args:
@@ -89,6 +90,7 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
         progress: show a progress bar on standard error.
         chunk_games: games per Parquet chunk.
         max_attempts: tries of a game whose worker died before it is recorded as an error.
+        on_game: called with each finished game once it is recorded (e.g. to time a benchmark).
 
     Raises:
         StudyError: `out` holds another study's results.
@@ -132,6 +134,8 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
                 played += 1
                 errors += not outcome.ok
                 cpu += outcome.cpu_s
+                if on_game is not None:
+                    on_game(outcome)
                 if bar is not None:
                     bar.update(1)
                     minutes = (time.monotonic() - started) / 60
