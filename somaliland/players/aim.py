@@ -79,9 +79,10 @@ def heart(s: Surroundings, size: float) -> tuple[float, float]:
     if s.land.intersects(zone):
         zone = zone.difference(s.land.intersection(zone.buffer(size)).buffer(size / 2))
         zone = zone if not zone.is_empty else s.zone
-    if zone.geom_type == "MultiPolygon":
-        zone = max(zone.geoms, key=lambda g: g.area)
-    p = polylabel(zone, tolerance=size / 8)
+    if zone.geom_type != "Polygon":
+        zone = max((g for g in getattr(zone, "geoms", ()) if g.geom_type == "Polygon"), key=lambda g: g.area,
+                   default=s.zone)
+    p = polylabel(zone, tolerance=size / 8) if zone.geom_type == "Polygon" else zone.representative_point()
     return p.x, p.y
 
 

@@ -67,6 +67,7 @@ class Surroundings:
     rival_distance: float  # the nearest eligible other ship's distance to a port (inf if none)
     ransom_pips: float  # the pips a capture would cost (the top face now)
     aground_ignored: bool  # D8: pirates ignore ships aground
+    arrived_ignored: bool  # D8: pirates ignore ships that have arrived
 
 
 def progress_of(route: Route, direction: Direction, points: np.ndarray) -> np.ndarray:
@@ -124,7 +125,7 @@ def surroundings(table: Table, ship: ShipState, reach: float) -> Surroundings:
                         moves_left(ship, max(state.turn, 1), config) - 1, ship.card.value,  # type: ignore[union-attr]
                         window, window_from, np.array(others, dtype=float).reshape(-1, 2),
                         config.die_size * 1.5, ports, min(rivals, default=math.inf), float(pips),
-                        "aground" in config.pirates_ignore)
+                        "aground" in config.pirates_ignore, "arrived" in config.pirates_ignore)
 
 
 def goal_progress(route: Route, direction: Direction, zone: BaseGeometry) -> float:
@@ -182,7 +183,7 @@ def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np
     lost = ~on_board | aground | collide
     if len(s.ports):
         to_port = np.linalg.norm(ends[:, None, :] - s.ports[None, :, :], axis=-1).min(axis=1)
-        captured = (to_port < s.rival_distance) & ~arrived & ~(aground & s.aground_ignored)
+        captured = (to_port < s.rival_distance) & ~(arrived & s.arrived_ignored) & ~(aground & s.aground_ignored)
     else:
         captured = np.zeros(len(ends), dtype=bool)
     moves = s.moves_after - lost.astype(int) - captured.astype(int)
