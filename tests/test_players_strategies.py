@@ -3,6 +3,7 @@ and the lookahead budget (counted with a wrapping roller)."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import pytest
@@ -13,6 +14,7 @@ from somaliland.engine.loop import play_game
 from somaliland.engine.setup import GameSetup, Seat
 from somaliland.players.policy import Table
 from somaliland.players.strategies import STRATEGIES, make_policy
+from somaliland.rules.fleet import ShipSpec
 from somaliland.rules import Card, Status, apply_plans, check_plans, check_throw, drafter, legal_picks, pick
 from somaliland.rules.contracts import open_draft
 from somaliland.seeding import make_rng
@@ -138,3 +140,13 @@ def test_two_strategies_play_a_whole_round(roller):
     assert result.throws > 0
     kinds = {e["kind"] for e in result.events}
     assert {"plan", "throw", "final"} <= kinds
+
+
+def test_a_designers_big_fleet_is_planned_quickly_and_legally(roller):
+    fleet = tuple(ShipSpec(f"s{i}", (2, 2, 2, 2, 2, 2)) for i in range(12))  # twelve 12s: the search keeps 8
+    cfg = config(fleet=fleet)
+    state = game(cfg, held=((Card(60, N), Card(40, S)), ()))
+    started = time.process_time()
+    plans = make_policy("cautious", roller).plan(Table(state, world(), cfg, 0), RNG)
+    assert time.process_time() - started < 2.0
+    check_plans(state, 0, plans, world(), cfg)

@@ -134,8 +134,8 @@ def _calibrate(roller: Roller, size: float, mass: float, materials: Materials, t
         runs = []
         for k in range(HEADINGS):
             heading = 0.3 + 2 * math.pi * k / HEADINGS
-            runs.append(_measure(roller, spec, materials, Throw("lab", centre, heading, speed,
-                                                                tumble_spin(size, tumble, heading, speed), RELEASE_HEIGHT)))
+            spin = tumble_spin(size, tumble, heading, speed)
+            runs.append(_measure(roller, spec, materials, Throw("lab", centre, heading, speed, spin, RELEASE_HEIGHT)))
         along, across = np.array(runs).T
         reach.append(float(along.mean()))
         along_sd.append(float(along.std()))

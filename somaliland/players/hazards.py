@@ -121,7 +121,8 @@ def surroundings(table: Table, ship: ShipState, reach: float) -> Surroundings:
     start = float(progress_of(route, direction, np.array([origin]))[0])  # type: ignore[arg-type]
     window, window_from = leg_window(route, direction, start, reach + BEHIND)  # type: ignore[arg-type]
     return Surroundings(origin, route, direction, zone, land, world.width, world.depth,  # type: ignore[arg-type]
-                        start, route.centre_line.length, goal_progress(route, direction, zone),  # type: ignore[arg-type]
+                        start, route.centre_line.length,
+                        goal_progress(route, direction, zone),  # type: ignore[arg-type]
                         moves_left(ship, max(state.turn, 1), config) - 1, ship.card.value,  # type: ignore[union-attr]
                         window, window_from, np.array(others, dtype=float).reshape(-1, 2),
                         config.die_size * 1.5, ports, min(rivals, default=math.inf), float(pips),

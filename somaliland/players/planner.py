@@ -2,8 +2,10 @@
 
 Each contract's worth with a given set of ships on a given route is `outlook`'s: route factor x value
 x the chance enough displacement arrives (R9), minus the expected ransoms (R13) times the strategy's
-ransom aversion, minus a small cost per ship sent (every ship at sea crowds the lanes: collisions, R18). Contracts do not share ships (R10), so the best plan is an exact dynamic programme
+ransom aversion, minus a small cost per ship sent (every ship at sea crowds the lanes: collisions, R18).
+Contracts do not share ships (R10), so the best plan is an exact dynamic programme
 over (contract, ships already used): at most contracts x 2^ships states of routes x 2^ships choices.
+Past `MAX_SHIPS` ships afloat (a designer's bigger fleet) only the biggest `MAX_SHIPS` are considered.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from somaliland.rules.config import RulesConfig
 from somaliland.rules.contracts import Card
 from somaliland.rules.planning import Plan
 from somaliland.rules.state import GameState, Status
+
+
+MAX_SHIPS = 8  # ships the exact search considers: 2^8 states x 2^8 choices x routes per contract
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +66,8 @@ def rival_full_route_ships(state: GameState, seat: int, world: Map, outlook: Out
 def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], world: Map, config: RulesConfig,
                valuation: Valuation, rivals: float) -> tuple[float, tuple[Plan, ...]]:
     """Return the best expected worth and the plans achieving it (ties: earlier routes, fewer ships first)."""
+    if len(ships) > MAX_SHIPS:
+        ships = tuple(sorted(ships, key=lambda v: -v.displacement)[:MAX_SHIPS])
     moves = moves_available(config)
     full = {r.name: r.full_value for r in world.routes}
     n = len(ships)
