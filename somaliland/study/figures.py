@@ -53,6 +53,11 @@ def _bars(ax, groups: list[str], series: dict[str, list[tuple[float, float, floa
     ax.legend(fontsize=8)
 
 
+def _errors(stats: list[tuple[float, float, float]]):
+    """Return matplotlib's 2 x n error-bar lengths from (mean, low, high) triples (0 where unknown)."""
+    return np.nan_to_num(np.array([[m - lo, hi - m] for m, lo, hi in stats], dtype=float).reshape(-1, 2).T)
+
+
 def _cells(frame) -> list[tuple[int, str]]:
     return list(frame[["cell", "cell_label"]].drop_duplicates().sort_values("cell").itertuples(index=False, name=None))
 
@@ -95,9 +100,7 @@ def win_rate_by_skill(players, column: str, seat: int, path: Path) -> int:
         xs = sorted(group[column].unique())
         stats = [(float(g.win_share.mean()), *wilson(float(g.win_share.sum()), len(g)))
                  for g in (group[group[column] == x] for x in xs)]
-        mean = np.array([s[0] for s in stats])
-        ax.errorbar(xs, mean, yerr=np.array([[m - lo, hi - m] for m, lo, hi in stats]).T, marker="o", capsize=3,
-                    label=f"{k} players")
+        ax.errorbar(xs, [s[0] for s in stats], yerr=_errors(stats), marker="o", capsize=3, label=f"{k} players")
         ax.axhline(1 / k, color="grey", linestyle="dashed", linewidth=1)
     others = players[players.seat != seat].skill
     ax.set_xlabel(f"seat {seat}'s throw skill (others: {', '.join(f'{s:g}' for s in sorted(others.unique()))})")
@@ -152,11 +155,10 @@ def routes_by_value(contracts, path: Path) -> int:
     fig, axes = plt.subplots(1, len(counts), figsize=(4.5 * len(counts), 4), sharey=True, squeeze=False)
     for ax, k in zip(axes[0], counts):
         for kind, group in frame[frame.players == k].groupby("route_kind"):
-            bands = [b for b in frame.band.cat.categories]
+            bands = list(frame.band.cat.categories)
             stats = [mean_ci(group[group.band == b].net) for b in bands]
-            mean = np.array([s[0] for s in stats])
-            ax.errorbar(range(len(bands)), mean, yerr=np.nan_to_num(np.array([[m - lo, hi - m] for m, lo, hi in stats]).T),
-                        marker="o", capsize=3, label=f"{kind} ({len(group)} contracts)")
+            ax.errorbar(range(len(bands)), [s[0] for s in stats], yerr=_errors(stats), marker="o", capsize=3,
+                        label=f"{kind} ({len(group)} contracts)")
             ax.set_xticks(range(len(bands)), bands)
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_xlabel("contract value")
@@ -185,9 +187,7 @@ def captures_by_position(captures, path: Path, games: int) -> int:
             if len(sel):
                 centres.append((lo + hi) / 2)
                 stats.append(mean_ci(sel.ransom))
-        mean = np.array([s[0] for s in stats])
-        right.errorbar(centres, mean, yerr=np.nan_to_num(np.array([[m - lo, hi - m] for m, lo, hi in stats]).T),
-                       marker="o", capsize=3, label=label)
+        right.errorbar(centres, [s[0] for s in stats], yerr=_errors(stats), marker="o", capsize=3, label=label)
     left.set_xlabel("progress along the route at capture (0 start, 1 end)")
     left.set_ylabel("captures")
     left.legend(fontsize=8)

@@ -106,7 +106,8 @@ def _conclusions(study, t, cells: list[tuple[str, Balance]]) -> list[str]:
         return [f"No finished games yet ({len(errors)} errors): nothing to conclude."]
     out = [f"Rests on {len(games)} games in {len(cells)} cells "
            f"({', '.join(str(b.games) for _, b in cells)} per cell)"
-           + (f"; {len(errors)} games raised errors and are listed below." if len(errors) else "; no game raised.")]
+           + (f"; {len(errors)} more {'game' if len(errors) == 1 else 'games'} raised an error "
+              f"(listed under The run, with seeds)." if len(errors) else "; no game raised an error.")]
     unfair = [(label, b) for label, b in cells if b.advantage_p1_p < 0.05]
     if unfair:
         out += [f"First-player advantage is significant in {label}: P1 wins {_pct(b.advantage_p1)} "
@@ -170,7 +171,8 @@ def _route_conclusions(contracts) -> list[str]:
                 parts.append(f"Aden is worth more for values {', '.join(worse)}")
             if unclear:
                 parts.append(f"no significant difference for {', '.join(unclear)}")
-            out.append(f"Safe route, {k} players (net points Africa minus Aden per contract): " + "; ".join(parts) + ".")
+            out.append(f"Safe route, {k} players (net points Africa minus Aden per contract): "
+                       + "; ".join(parts) + ".")
     return out
 
 

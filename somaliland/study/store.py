@@ -62,12 +62,14 @@ class ResultStore:
                                  f"use another --out", old.get("source"))
         else:
             out.mkdir(parents=True, exist_ok=True)
-            _atomic_text(out / "study.toml", study_text)
             _atomic_text(manifest, json.dumps({
-                "name": study.name, "source": study.source, "base_dir": os.path.relpath(Path(study.source).resolve().parent, out.resolve()),
+                "name": study.name, "source": study.source,
+                "base_dir": os.path.relpath(Path(study.source).resolve().parent, out.resolve()),
                 "fingerprint": study.fingerprint, "master_seed": study.master_seed,
-                "seed_scheme": " ".join(SEED_SCHEME.split("\n\n", 1)[1].split()), "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "seed_scheme": " ".join(SEED_SCHEME.split("\n\n", 1)[1].split()),
+                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }, indent=1))
+        _atomic_text(out / "study.toml", study_text)  # the latest games_per_cell is what reports call planned
         store._recover()
         return store
 

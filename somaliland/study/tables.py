@@ -37,9 +37,11 @@ def game_tables(events: list[dict[str, Any]], world: Map) -> dict[str, list[dict
     def seat_of(ship: str) -> int:
         return owner[ship.split("-", 1)[0]]
 
+    rnd = 1  # the round being played: scoring lines carry the next round's number (RECORD.md)
     for e in events:
-        kind, rnd = e["kind"], e["round"]
+        kind = e["kind"]
         if kind == "deal":
+            rnd = e["round"]
             carries.clear()
         elif kind == "draft_pick" and e["card"] is not None:
             per_seat[e["seat"]]["taken"] += 1
