@@ -29,6 +29,7 @@ def error_of(text: str) -> str:
     ("[seats]\nhand = 1\n", "study.toml: seats.hand: expected a known key"),
     ("[seat.7]\nskill = 0.5\n", "study.toml: seat.7: expected a seat number 0 to 3"),
     ("[seat.1]\nstrategy = 3\n", "study.toml: seat.1.strategy: expected a strategy name"),
+    ("[seats]\nparams = 3\n", "study.toml: seats.params: expected a table of strategy parameters, found 3"),
     ("[sweep]\n\"rules.rounds\" = 3\n", "study.toml: sweep.rules.rounds: expected a non-empty array"),
     ("[sweep]\n\"board.size\" = [3]\n", "study.toml: sweep.board.size: expected a key under map, rules"),
     ("[sweep]\n\"rules.rounds\" = [3, 0]\n",

@@ -241,6 +241,9 @@ def _seats(source: str, here: str, doc: dict[str, Any], players: int) -> tuple[S
         if key not in tuple(str(i) for i in range(MAX_SEATS)):
             raise StudyError(source, f"{here}seat.{key}", "a seat number 0 to 3 (seat 0 is the first seat)", key)
         _known(source, f"{here}seat.{key}", table, SEAT_KEYS)
+    for where, table in ((f"{here}seats", common), *((f"{here}seat.{k}", t) for k, t in overrides.items())):
+        if not isinstance(table.get("params", {}), dict):
+            raise StudyError(source, f"{where}.params", "a table of strategy parameters", table["params"])
     seats = []
     for i in range(players):
         own = overrides.get(str(i), {})
