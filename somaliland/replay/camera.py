@@ -28,20 +28,54 @@ class Camera:
                                                                0.0, 2))
 
 
+Window = tuple[float, float, float, float]  # left, right, bottom, top of a part of the image, -1..1 each way
+WHOLE: Window = (-1.0, 1.0, -1.0, 1.0)
+
+
 def overview(width: float, depth: float, aspect: float, pitch: float = -62.0, margin: float = 0.92,
-             lens: list[float] | None = None) -> Camera:
-    """Return a camera from the south, as close as it can be while the whole width x depth board shows in an
-    image of this aspect (the board's corners within `margin` of the image's half-size), through the replay's
-    lens or another projection matrix (the GUI's)."""
+             lens: list[float] | None = None, window: Window = WHOLE) -> Camera:
+    """Return a camera from the south showing the whole width x depth board as large as it fits in `window`
+    (a part of the image, within `margin` of its size), through the replay's lens or another projection
+    matrix (the GUI's, whose side panels leave only part of the window free)."""
     corners = np.array([[x, y, 0.0] for x in (0.0, width) for y in (0.0, depth)])
     proj = lens if lens is not None else projection(aspect)
-    near, far = 0.05, 20.0
-    for _ in range(40):  # bisect the distance: the board fits from `far`, not from `near`
-        mid = (near + far) / 2
-        camera = Camera((width / 2, depth / 2, 0.0), mid, 0.0, pitch)
-        ndc = project(corners, camera.view(), proj, 2, 2) - 1.0
-        near, far = (near, mid) if np.all(np.abs(ndc) <= margin) else (mid, far)
-    return Camera((width / 2, depth / 2, 0.0), far, 0.0, pitch)
+    left, right, bottom, top = window
+    centre = np.array([(left + right) / 2, (bottom + top) / 2])
+    half = np.array([(right - left) / 2, (top - bottom) / 2]) * margin
+    target = np.array([width / 2, depth / 2, 0.0])
+    camera = Camera(tuple(target), 1.0, 0.0, pitch)
+    for _ in range(4):  # fit the board's size, then slide its picture to the window's centre; twice over
+        near, far = 0.05, 20.0
+        for _ in range(40):  # bisect: the board fits from `far`, not from `near`
+            mid = (near + far) / 2
+            ndc = _ndc(corners, Camera(tuple(target), mid, 0.0, pitch).view(), proj)
+            near, far = (near, mid) if np.all((ndc.max(0) - ndc.min(0)) / 2 <= half) else (mid, far)
+        camera = Camera(tuple(float(c) for c in target), far, 0.0, pitch)
+        ndc = _ndc(corners, camera.view(), proj)
+        seen = (ndc.max(0) + ndc.min(0)) / 2
+        target = target + ground_point(camera.view(), proj, seen) - ground_point(camera.view(), proj, centre)
+    return camera
+
+
+def ground_point(view: list[float], proj: list[float], ndc: np.ndarray) -> np.ndarray:
+    """Return the point of the board's plane (z = 0) seen at a normalised image position (-1..1, y up)."""
+    eye, right, up, back = camera_axes(view)
+    p = np.asarray(proj, dtype=float).reshape(4, 4).T
+    ray = -back + right * (ndc[0] / p[0, 0]) + up * (ndc[1] / p[1, 1])
+    return eye + ray * (-eye[2] / ray[2])
+
+
+def camera_axes(view: list[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return the camera's eye and its right, up and backward unit vectors from a view matrix."""
+    v = np.asarray(view, dtype=float).reshape(4, 4).T
+    rotation = v[:3, :3]
+    return -rotation.T @ v[:3, 3], rotation[0], rotation[1], rotation[2]
+
+
+def _ndc(points: np.ndarray, view: list[float], proj: list[float]) -> np.ndarray:
+    """Return the normalised image positions (-1..1, y up) of points."""
+    pixels = project(points, view, proj, 2, 2)
+    return np.column_stack([pixels[:, 0] - 1.0, 1.0 - pixels[:, 1]])
 
 
 def follow(x: float, y: float, heading_deg: float = 0.0) -> Camera:

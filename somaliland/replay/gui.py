@@ -16,14 +16,19 @@ from pathlib import Path
 import numpy as np
 
 from somaliland.replay import captions, cursor
-from somaliland.replay.camera import overview
+from somaliland.replay.camera import camera_axes, overview
 from somaliland.replay.motion import poses_at
 from somaliland.replay.story import Story
 
 HOLD = 1.5  # s of replay time an outcome stays before the next step plays
 FRAME = 1 / 60  # s between redraws
 SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
-KEYS_HELP = ("space pause/play   <- -> throw   up/down turn   1-9 round   +/- speed   f follow   r again   q quit")
+KEYS_HELP = ("keys: space pause/play   <- -> throw   up/down turn   1-9 round",
+             "      +/- speed   f follow camera   r replay throw   q quit")
+TEXT_LEFT, TEXT_TOP, TEXT_STEP = -0.6, 0.86, 0.05  # screen position (-1..1) clear of PyBullet's side panels
+VIEW_WINDOW = (-0.6, 0.56, -0.64, 0.3)  # where the board shows: between the panels, below the overlay
+TEXT_DEPTH = 0.1  # m in front of the camera
+MAX_NEWS = 7
 TEXT_RGB = (0.05, 0.05, 0.1)
 ALERT_RGB = (0.75, 0.1, 0.0)
 BUTTONS = ("next throw", "previous throw", "next turn", "previous turn", "pause / play", "follow camera",
@@ -60,7 +65,11 @@ class Viewer:
         self.client = self.table.client
         self.head = Playhead(first, speed=speed, follow=follow, last=last)
         self.texts: list[int] = []
-        self.text_key: tuple = ()
+        self.text_keys: list[tuple] = []
+        self.down: set[int] = set()  # keys seen pressed and not yet released
+        dot = self.client.createVisualShape(self.client.GEOM_SPHERE, radius=1e-5, rgbaColor=(0, 0, 0, 0))
+        self.holder = self.client.createMultiBody(baseMass=0, baseVisualShapeIndex=dot)  # carries the overlay's texts
+        self.holder_view: tuple = ()
         self._setup_gui()
 
     # -- set-up -----------------------------------------------------------------------------------
@@ -72,7 +81,8 @@ class Viewer:
         c.configureDebugVisualizer(c.COV_ENABLE_GUI, 1)
         c.configureDebugVisualizer(c.COV_ENABLE_SHADOWS, 0)  # the shadow map streaks the flat board
         width, height, _, lens = c.getDebugVisualizerCamera()[:4]
-        cam = overview(self.story.world.width, self.story.world.depth, width / max(height, 1), margin=0.8, lens=lens)
+        cam = overview(self.story.world.width, self.story.world.depth, width / max(height, 1), margin=0.95, lens=lens,
+                       window=VIEW_WINDOW)
         c.resetDebugVisualizerCamera(cam.distance, cam.yaw, cam.pitch, cam.target)
         self.buttons = {name: c.addUserDebugParameter(name, 1, 0, 0) for name in BUTTONS}
         self.clicks = {name: 0.0 for name in BUTTONS}
@@ -132,7 +142,13 @@ class Viewer:
         c, head, story = self.client, self.head, self.story
         actions = []
         for key, state in c.getKeyboardEvents().items():
+            # a quick tap can come as a release alone (pressed and let go between two polls): count it once
+            pressed = bool(state & c.KEY_WAS_TRIGGERED) or (bool(state & c.KEY_WAS_RELEASED) and key not in self.down)
             if state & c.KEY_WAS_TRIGGERED:
+                self.down.add(key)
+            if state & c.KEY_WAS_RELEASED:
+                self.down.discard(key)
+            if pressed:
                 actions.append(KEY_ACTIONS.get(key) or (f"round {key - ord('0')}" if ord("1") <= key <= ord("9")
                                                         else None))
         for name, item in self.buttons.items():
@@ -192,25 +208,41 @@ class Viewer:
         head = self.head
         state = "playing" if head.playing else "paused"
         lines = [(text, TEXT_RGB) for text in captions.where(self.story, head.index)]
-        lines += [(text, ALERT_RGB) for text in captions.happened(self.story, step, done)]
-        lines.append((f"t = {head.t:.2f} / {step.duration:.2f} s   speed x{head.speed:g}   {state}"
+        news = captions.happened(self.story, step, done)
+        if len(news) > MAX_NEWS:
+            news = news[:MAX_NEWS - 1] + [f"... and {len(news) - MAX_NEWS + 1} more"]
+        lines += [(text, ALERT_RGB) for text in news]
+        lines.append((f"t = {head.t:.1f} / {step.duration:.1f} s   speed x{head.speed:g}   {state}"
                       f"   camera: {'follow' if head.follow else 'free'}", TEXT_RGB))
-        lines.append((KEYS_HELP, TEXT_RGB))
-        cam = self.client.getDebugVisualizerCamera()
-        key = (tuple(lines), cam[2], cam[3])
-        if key == self.text_key:
-            return
-        self.text_key = key
-        anchors = screen_points(cam[2], cam[3], [(-0.97, 0.93 - 0.06 * k) for k in range(len(lines))], 0.3)
-        for k, ((text, rgb), at) in enumerate(zip(lines, anchors)):
+        lines += [(text, TEXT_RGB) for text in KEYS_HELP]
+        self._place_holder()
+        proj = np.asarray(self.client.getDebugVisualizerCamera()[3], dtype=float).reshape(4, 4).T
+        for k, (text, rgb) in enumerate(lines):
+            at = (TEXT_LEFT * TEXT_DEPTH / proj[0, 0], (TEXT_TOP - TEXT_STEP * k) * TEXT_DEPTH / proj[1, 1], -TEXT_DEPTH)
+            if k < len(self.texts) and self.text_keys[k] == (text, rgb, at):
+                continue  # re-making an unchanged text makes it flicker
+            options = dict(textColorRGB=rgb, textSize=1.1, parentObjectUniqueId=self.holder, parentLinkIndex=-1)
             if k < len(self.texts):
-                self.texts[k] = self.client.addUserDebugText(text, at, textColorRGB=rgb, textSize=1.1,
-                                                             replaceItemUniqueId=self.texts[k])
+                self.texts[k] = self.client.addUserDebugText(text, at, replaceItemUniqueId=self.texts[k], **options)
+                self.text_keys[k] = (text, rgb, at)
             else:
-                self.texts.append(self.client.addUserDebugText(text, at, textColorRGB=rgb, textSize=1.1))
+                self.texts.append(self.client.addUserDebugText(text, at, **options))
+                self.text_keys.append((text, rgb, at))
         for item in self.texts[len(lines):]:
             self.client.removeUserDebugItem(item)
-        del self.texts[len(lines):]
+        del self.texts[len(lines):], self.text_keys[len(lines):]
+
+    def _place_holder(self) -> None:
+        """Put the overlay's invisible holder body at the camera's eye, turned with it: its texts follow."""
+        from scipy.spatial.transform import Rotation
+
+        view = self.client.getDebugVisualizerCamera()[2]
+        if view == self.holder_view:
+            return
+        self.holder_view = view
+        eye, right, up, back = camera_axes(view)
+        turn = Rotation.from_matrix(np.column_stack([right, up, back])).as_quat()
+        self.client.resetBasePositionAndOrientation(self.holder, eye.tolist(), turn.tolist())
 
     # -- screenshots ------------------------------------------------------------------------------
     def screenshot(self, path: Path, settle: float = 0.5) -> None:
@@ -249,20 +281,6 @@ def _bind_keys() -> None:
                         p.B3G_UP_ARROW: "next turn", p.B3G_DOWN_ARROW: "previous turn", ord("+"): "faster",
                         ord("="): "faster", ord("-"): "slower", ord("f"): "follow camera", ord("r"): "replay throw",
                         ord("q"): "quit", 27: "quit"})
-
-
-def screen_points(view, proj, ndc: list[tuple[float, float]], depth: float) -> list[tuple[float, float, float]]:
-    """Return world points that appear at these normalised screen positions (-1..1, y up), `depth` m ahead."""
-    v = np.asarray(view, dtype=float).reshape(4, 4).T
-    p = np.asarray(proj, dtype=float).reshape(4, 4).T
-    rotation, translation = v[:3, :3], v[:3, 3]
-    eye = -rotation.T @ translation
-    right, up, back = rotation[0], rotation[1], rotation[2]
-    points = []
-    for x, y in ndc:
-        local = eye - back * depth + right * (x * depth / p[0, 0]) + up * (y * depth / p[1, 1])
-        points.append(tuple(float(c) for c in local))
-    return points
 
 
 def replay(story: Story, steps: list[int], speed: float = 1.0, follow: bool = False,
