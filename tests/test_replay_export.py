@@ -47,11 +47,11 @@ def test_a_turn_exports_as_a_gif_with_one_frame_per_sample_and_hold(record, tmp_
     round_, turn = busy_turn(record)
     out = tmp_path / "turn.gif"
     assert main(["replay", str(record), "--round", str(round_), "--turn", str(turn), "-o", str(out),
-                 "--fps", str(FPS), "--hold", str(HOLD), "--size", "320x240"]) == 0
+                 "--fps", str(FPS), "--hold", str(HOLD), "--size", "192x144"]) == 0
     frames = iio.imread(out, index=None)
     want = expected_frames(record, round_, turn, FPS, HOLD)
     assert want > 20
-    assert frames.shape == (want, 240, 320, 3)
+    assert frames.shape == (want, 144, 192, 3)
     assert f"{want} frames" in capsys.readouterr().out
 
 

@@ -71,6 +71,11 @@ def describe(story: Story, event: dict[str, Any]) -> str | None:
         scores = ", ".join(f"{_colour(story, s.get('seat'))} {_num(s.get('points'))}" for s in sheets
                            if isinstance(s, dict))
         return f"Scores after the round: {scores}"
+    if kind == "final":
+        table = [t for t in event.get("table", []) if isinstance(t, dict)]
+        winners = ", ".join(_colour(story, w) for w in event.get("winners", []))
+        places = ", ".join(f"{t.get('place', '?')}. {t.get('colour', '?')} {_num(t.get('points'))}" for t in table)
+        return f"GAME OVER: {winners or '?'} won ({places})"
     return None
 
 

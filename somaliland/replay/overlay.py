@@ -10,7 +10,7 @@ import numpy as np
 BOX_RGBA = (15, 20, 30, 190)
 TEXT_RGB = (255, 255, 255)
 ALERT_RGB = (255, 210, 90)
-ALERTS = ("COLLISION", "SANK", "PIRATES", "ARRIVED", "FULFILLED", "aground", "tipped", "left the board")
+ALERTS = ("GAME OVER", "COLLISION", "SANK", "PIRATES", "ARRIVED", "FULFILLED", "aground", "tipped", "left the board")
 
 
 @lru_cache(maxsize=4)

@@ -11,7 +11,7 @@ record was edited or made by other rules, and the story says so.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from somaliland.replay.checks import Line, field as sub, integer, number, text, 
 Pose7 = tuple[float, float, float, float, float, float, float]  # x, y, z (m), then the quaternion x, y, z, w
 START_TOLERANCE = 5e-6  # m: paths are rounded to 1e-6 in the record
 STEP_KINDS = ("throw", "pirates")
-TRIVIA = frozenset({"game", "deal", "draft_pick", "plan", "turn", "launch_pass", "final"})
+TRIVIA = frozenset({"game", "deal", "draft_pick", "plan", "turn", "launch_pass"})
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -93,7 +93,6 @@ class Story:
     die_size: float
     steps: tuple[Step, ...]
     warnings: tuple[str, ...] = ()
-    ending: tuple[dict[str, Any], ...] = field(default=())  # the final line's standings
 
     def rounds(self) -> list[int]:
         """Return the rounds that have steps."""
@@ -161,8 +160,7 @@ def load_story(path: str | Path, world: Map | None = None) -> Story:
     if bare:
         warnings.append(f"{bare} throw{'s' * (bare != 1)} without recorded paths (played with --no-paths): "
                         f"those dice jump from rest to rest")
-    return Story(name, head.event, world, colours, faces, owners, size, tuple(builder.steps), tuple(warnings),
-                 tuple(lines[-1].event.get("table", ())))
+    return Story(name, head.event, world, colours, faces, owners, size, tuple(builder.steps), tuple(warnings))
 
 
 def _line_numbers(path: Path) -> list[int]:
