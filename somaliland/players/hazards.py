@@ -36,7 +36,7 @@ class AimWeights:
     stride: float = 0.35  # metres a later move is expected to cover (see outlook.py)
     hit: float = 0.6  # the chance a move lands in the zone once it is within one move's reach
     collision: float = 0.30  # chance lost to a touch beyond its lost turn: a tip-over sinks the thrower (R18)
-    progress: float = 0.05  # per metre of progress: still sail on when arrival is out of reach
+    progress: float = 0.5  # per metre of progress: later moves are less sure than the chance model says
     land_path: float = 0.01  # a path wholly over (printed) land: a shorter throw there would run aground
     off_route: float = 1.0  # metres of extra sailing per metre farther than `corridor` from the centre line
     corridor: float = 0.05  # metres either side of the centre line that count as on the route
