@@ -117,7 +117,7 @@ def test_bad_options_are_one_line_errors(record, tmp_path, capsys, argv, message
     argv = [a if not a.startswith("x.") else str(tmp_path / a) for a in argv]
     assert main(["replay", str(record), *argv]) == 2
     err = capsys.readouterr().err
-    assert message in err and len(err.strip().splitlines()) == 1
+    assert message in err and len(errors(err)) == 1
 
 
 def test_a_record_without_paths_still_replays_from_rest_to_rest(record, tmp_path):
@@ -137,3 +137,8 @@ def test_a_record_without_paths_still_replays_from_rest_to_rest(record, tmp_path
     assert f"{sum(1 for e in events if e['kind'] == 'throw')} throws without recorded paths" in story.warnings[-1]
     raids = len(story.select(1, 1)) - throws
     assert iio.imread(out, index=None).shape[0] == 2 * (throws + raids)  # one still frame and one held each
+
+
+def errors(err):
+    """Return stderr's lines other than warnings (the map file may change under a running test suite)."""
+    return [line for line in err.strip().splitlines() if not line.startswith("somaliland replay: warning:")]

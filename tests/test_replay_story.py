@@ -121,7 +121,7 @@ def test_a_truncated_record_fails_cleanly_on_the_command_line(record, tmp_path, 
     last = len(text[: len(text) // 2].splitlines())
     assert status == 2
     assert f"cut.jsonl, line {last}: not valid JSON" in err
-    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err and len(errors(err)) == 1
 
 
 def test_a_record_cut_at_a_line_end_says_the_game_is_unfinished(record, tmp_path, capsys):
@@ -164,3 +164,8 @@ def test_slerp_turns_halfway_about_one_axis():
     q1 = np.array([0.0, 0.0, math.sin(math.pi / 4), math.cos(math.pi / 4)])  # 90 degrees about z
     half = slerp(q0, q1, 0.5)
     assert half == pytest.approx([0.0, 0.0, math.sin(math.pi / 8), math.cos(math.pi / 8)])
+
+
+def errors(err):
+    """Return stderr's lines other than warnings (the map file may change under a running test suite)."""
+    return [line for line in err.strip().splitlines() if not line.startswith("somaliland replay: warning:")]
