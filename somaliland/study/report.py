@@ -171,8 +171,11 @@ def _route_conclusions(contracts) -> list[str]:
                 parts.append(f"Aden is worth more for values {', '.join(worse)}")
             if unclear:
                 parts.append(f"no significant difference for {', '.join(unclear)}")
+            sel = frame[frame.players == k]
+            rates = "; ".join(f"{name}: {_pct(g.fulfilled.mean())} fulfilled, {_pct((g.ships == 0).mean())} sent "
+                              f"no ship" for name, g in sel.groupby("route_kind"))
             out.append(f"Safe route, {k} players (net points Africa minus Aden per contract): "
-                       + "; ".join(parts) + ".")
+                       + "; ".join(parts) + f". Behind it: {rates}.")
     return out
 
 
