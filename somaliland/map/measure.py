@@ -19,7 +19,7 @@ import statistics
 from dataclasses import dataclass
 
 import numpy as np
-from shapely import Point, contains_xy, prepare
+from shapely import Point, intersects_xy, prepare
 from shapely.ops import nearest_points
 
 from physics import DieSpec, PlacedDie, Pose, Roller, Scene, Style, Throw
@@ -178,9 +178,9 @@ def _aim(m: Map, route: Route, leg: Leg, at: tuple[float, float], done: float, r
     """Return (heading, distance) of the move worth most on average for a ship `done` metres along.
 
     Candidates are points at sea that a straight roll reaches over water (over land only when water
-    leads nowhere), on headings all round (a launch keeps the leg's heading). Each is scored over where an aimed throw may really stop (the
-    measured spread, `_spread`): arriving is worth finishing, stopping at sea the progress made,
-    and stopping aground or off the board that progress less a lost turn.
+    leads nowhere), on headings all round (a launch keeps the leg's heading). Each is scored over
+    where a throw aimed there may really stop (`_spread`): arriving is worth finishing, stopping at
+    sea the progress made, and stopping aground or off the board that progress less a lost turn.
     """
     here = Point(at)
     towards = leg.heading if launch else _route_heading(route, leg, here, done, reach)
@@ -205,7 +205,7 @@ def _reachable(m: Map, here: Point, heading: float, reach: float, ashore: float,
     distances = np.arange(1, int(reach / SAMPLE) + 1) * SAMPLE
     xs, ys = here.x + distances * math.cos(heading), here.y + distances * math.sin(heading)
     on_board = (xs >= 0) & (xs <= m.width) & (ys >= 0) & (ys <= m.depth)
-    wet = on_board & ~contains_xy(m.land, xs, ys)
+    wet = on_board & ~intersects_xy(m.land, xs, ys)
     if overland:
         return distances[wet]
     first = int(np.argmax(wet)) if wet.any() else len(wet)
@@ -224,8 +224,8 @@ def _best(m: Map, route: Route, leg: Leg, here: Point, moves: list[tuple[float, 
     spread_along, spread_side = _spread()
     along, side = spread_along[None, :] * distance[:, None], spread_side[None, :] * distance[:, None]
     xs, ys = here.x + along * ux - side * uy, here.y + along * uy + side * ux
-    arrive = contains_xy(leg.destination, xs, ys).mean(axis=1)
-    lost = (contains_xy(m.land, xs, ys) | (xs < 0) | (xs > m.width) | (ys < 0) | (ys > m.depth)).mean(axis=1)
+    arrive = intersects_xy(leg.destination, xs, ys).mean(axis=1)
+    lost = (intersects_xy(m.land, xs, ys) | (xs < 0) | (xs > m.width) | (ys < 0) | (ys > m.depth)).mean(axis=1)
     gained = np.array([progress(_along(here, h, d)) for h, d in moves])
     finish = route.centre_line.length + reach
     value = arrive * finish + (1 - arrive) * gained - lost * LOST_TURN * reach
@@ -248,9 +248,10 @@ def _along(p: Point, heading: float, distance: float) -> Point:
 
 
 def _spread() -> tuple[np.ndarray, np.ndarray]:
-    """Return where a throw aimed one unit far stops (along, sideways): a fixed 5 x 5 sample of the
-    measured spread, so that a player's choice is deterministic."""
-    along = np.quantile(np.linspace(SHORT, LONG, 1001), [0.1, 0.3, 0.5, 0.7, 0.9])
+    """Return where a throw aimed one unit far stops (along, sideways): the 10th, 30th, 50th, 70th and
+    90th percentiles of the measured spread each way, crossed, so that a player's choice is
+    deterministic."""
+    along = np.array([SHORT, (SHORT + 1) / 2, 1.0, (1 + LONG) / 2, LONG])
     side = SCATTER * np.array([-1.28, -0.52, 0.0, 0.52, 1.28])  # normal deciles
     a, b = np.meshgrid(along, side)
     return a.ravel(), b.ravel()
