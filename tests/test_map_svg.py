@@ -54,6 +54,16 @@ def test_missing_layer_and_bad_labels_are_all_reported(tmp_path):
     assert all(m.startswith(str(path)) for m in messages)
 
 
+def test_a_start_that_is_a_single_point_is_reported(tmp_path):
+    svg = open(TINY_SVG, encoding="utf-8").read().replace('d="M 250,310 l 0,-30"', 'd="M 250,310"')
+    path = tmp_path / "dot.svg"
+    path.write_text(svg, encoding="utf-8")
+    with pytest.raises(MapError) as err:
+        import_svg(path)
+    assert any(p.path == ("starts", "somalia north") and "launch direction" in p.expected
+               for p in err.value.problems), err.value.problems
+
+
 def test_not_an_svg_is_a_map_error(tmp_path):
     path = tmp_path / "nonsense.svg"
     path.write_text("this is not xml <", encoding="utf-8")

@@ -74,7 +74,7 @@ def draw_board(ax, m: Map) -> list:
             size = 11 if poly.area > 200 else 7
             label = land.name + (f"\n(+{land.relief * 1000:g} mm)" if land.relief > 0 else "")
             ax.text(p.x, p.y, label, ha="center", va="center", fontsize=size, style="italic",
-                    color="#6b4f25", alpha=0.85, zorder=3)
+                    color="#6b4f25", zorder=3, path_effects=[patheffects.withStroke(linewidth=2, foreground=LAND)])
     for route in m.routes:
         _route(ax, m, route, halo)
     for port in m.pirate_ports:

@@ -56,7 +56,7 @@ def _explain(error) -> tuple[str, str]:
     v, want, got = error.validator, error.validator_value, error.instance
     if v == "required":
         missing = [k for k in want if k not in got]
-        return f"key {missing[0]!r}" if len(missing) == 1 else f"keys {missing}", "it missing"
+        return f"key {missing[0]!r}" if len(missing) == 1 else f"keys {missing}", "no such key"
     if v == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(k for k in got if k not in allowed)

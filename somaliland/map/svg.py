@@ -75,7 +75,10 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> dict:
             legs.setdefault(leg, {})["destination"] = zone
     for label, rings, _ in need("starts"):
         leg = _leg_label(source, "starts", label, problems)
-        if leg:
+        if leg and (len(rings[0]) < 2 or rings[0][0] == rings[0][-1]):
+            problems.append(Problem(source, ("starts", label), "a line from the start in the launch direction",
+                                    f"{len(rings[0])} distinct point{'s' * (len(rings[0]) != 1)}"))
+        elif leg:
             (x0, y0), (x1, y1) = rings[0][0], rings[0][-1]
             legs.setdefault(leg, {}).update(start=[x0, y0], heading=_r(math.degrees(math.atan2(y1 - y0, x1 - x0))))
     for label, rings, _ in need("routes"):
@@ -86,7 +89,11 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> dict:
         line = rings[0]
         doc["routes"][key] = {"centre_line": line if line[0][1] <= line[-1][1] else line[::-1]}
     for label, _, shape in need("pirate ports"):
-        x0, y0, x1, y1 = shape.bbox()
+        box = shape.bbox()
+        if box is None:
+            problems.append(Problem(source, ("pirate ports", label), "a shape marking the port", "an empty shape"))
+            continue
+        x0, y0, x1, y1 = box
         doc["pirate_port"].append({"name": label, "at": [_r((x0 + x1) / 2 / PX_PER_CM),
                                                          _r(depth - (y0 + y1) / 2 / PX_PER_CM)]})
     for (route, direction), leg in sorted(legs.items()):
