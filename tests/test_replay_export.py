@@ -142,3 +142,39 @@ def test_a_record_without_paths_still_replays_from_rest_to_rest(record, tmp_path
 def errors(err):
     """Return stderr's lines other than warnings (the map file may change under a running test suite)."""
     return [line for line in err.strip().splitlines() if not line.startswith("somaliland replay: warning:")]
+
+
+def test_check_re_simulates_each_throw_to_its_recorded_rest(record, tmp_path, capsys):
+    assert main(["replay", str(record), "--round", "1", "--check", "-o", str(tmp_path / "x.png")]) == 0
+    out = capsys.readouterr().out
+    throws = sum(1 for e in lines(record) if e["kind"] == "throw" and e["round"] == 1)
+    assert f"Checked {throws} throws by re-simulating: each came to rest where the record says" in out
+
+
+def test_check_names_a_throw_whose_recorded_hand_was_edited(record, tmp_path, capsys):
+    events = lines(record)
+    k = next(i for i, e in enumerate(events) if e["kind"] == "throw" and e["round"] == 1)
+    events[k]["actual"]["speed"] *= 1.2
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("".join(json.dumps(e) + "\n" for e in events))
+    assert main(["replay", str(edited), "--round", "1", "--turn", str(events[k]["turn"]), "--check",
+                 "-o", str(tmp_path / "x.png")]) == 0
+    captured = capsys.readouterr()
+    assert f"edited.jsonl, line {k + 1}: re-simulated, {events[k]['ship']} comes to rest" in captured.err
+    assert "1 came to rest elsewhere than recorded" in captured.out
+
+
+def test_check_gives_a_record_without_paths_its_paths_back(record, tmp_path):
+    import imageio.v3 as iio
+
+    events = lines(record)
+    for event in events:
+        if event["kind"] == "throw":
+            event["result"].pop("paths")
+    bare = tmp_path / "bare.jsonl"
+    bare.write_text("".join(json.dumps(e) + "\n" for e in events))
+    round_, turn = busy_turn(record)
+    out = tmp_path / "bare.gif"
+    assert main(["replay", str(bare), "--round", str(round_), "--turn", str(turn), "--check", "-o", str(out),
+                 "--fps", "10", "--hold", "0.1", "--size", "160x128"]) == 0
+    assert iio.imread(out, index=None).shape[0] == expected_frames(record, round_, turn, 10, 0.1)

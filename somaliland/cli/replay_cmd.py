@@ -34,6 +34,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--speed", type=float, default=1.0, help="GUI replay speed, 1 = real time (default 1)")
     p.add_argument("--follow", action="store_true", help="GUI: start with the follow-the-die camera")
     p.add_argument("--map", type=Path, default=None, help="map file to replay on (default: the one the record names)")
+    p.add_argument("--check", action="store_true",
+                   help="re-simulate the chosen throws and check each comes to rest where the record says; "
+                        "throws recorded without paths then play their re-simulated paths")
     p.add_argument("--screenshot", type=Path, default=None, metavar="PNG",
                    help="GUI: show the end of the chosen round/turn, save the 3-D view (and PNG.json with the "
                         "camera matrices) and exit; for tests and bug reports")
@@ -66,6 +69,16 @@ def run(args: argparse.Namespace) -> int:
     if not story.steps:
         raise UsageError(f"{args.record} has no throws to replay")
     steps = story.select(args.round, args.turn)
+    if args.check:
+        from somaliland.replay.resim import resimulate
+
+        story, problems = resimulate(story, steps)
+        for problem in problems:
+            print(f"somaliland replay: warning: {problem}", file=sys.stderr)
+        throws = sum(1 for i in steps if story.steps[i].kind == "throw")
+        print(f"Checked {throws} throw{'s' * (throws != 1)} by re-simulating: "
+              + (f"{len(problems)} came to rest elsewhere than recorded" if problems
+                 else "each came to rest where the record says"))
     if args.top_down is not None:
         from somaliland.replay.topdown import draw_round
 

@@ -71,6 +71,8 @@ class Step:
     seat: int | None = None
     ship: str | None = None
     carries: Assignment | None = None
+    throw: dict[str, Any] | None = None  # the throw the hand made (the record's "actual")
+    moved: tuple[dict[str, Any], ...] = ()  # the record's rest poses of the dice that moved
     events: tuple[dict[str, Any], ...] = ()  # what followed, up to the next step
     prelude: tuple[dict[str, Any], ...] = ()  # what came between the previous step and this one
 
@@ -88,7 +90,7 @@ class Story:
     header: dict[str, Any]
     world: Map
     colours: tuple[str, ...]  # by seat
-    faces: dict[str, tuple[int, ...]]  # ship id -> its six face values (+x, -x, +y, -y, +z, -z)
+    faces: dict[str, tuple[int, ...]]  # ship id -> its six face values (+x, -x, +y, -y, +z, -z), in state order
     owners: dict[str, int]  # ship id -> seat
     die_size: float
     steps: tuple[Step, ...]
@@ -181,15 +183,17 @@ def _cast(head: Line) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]], dict
     colours = tuple(text(head, "seats[].colour", sub(head, "seats[]", seat, "colour")) for seat in head.items("seats"))
     if not colours:
         raise head.fail("\"seats\" is empty")
-    faces, owners = {}, {}
+    ships = []
     for spec in fleet:
         ship = text(head, "rules.fleet[].name", sub(head, "rules.fleet[]", spec, "name"))
         values = vector(head, "rules.fleet[].faces", sub(head, "rules.fleet[]", spec, "faces"), 6)
         if any(v < 0 or v != int(v) for v in values):
             raise head.fail(f"ship {ship!r} should have six non-negative whole face values, found {list(values)}")
-        for seat, colour in enumerate(colours):
-            faces[f"{colour}-{ship}"] = tuple(int(v) for v in values)
-            owners[f"{colour}-{ship}"] = seat
+        ships.append((ship, tuple(int(v) for v in values)))
+    faces, owners = {}, {}
+    for seat, colour in enumerate(colours):  # seat by seat, each fleet in order: the game state's order
+        for ship, values in ships:
+            faces[f"{colour}-{ship}"], owners[f"{colour}-{ship}"] = values, seat
     return colours, faces, owners, size
 
 
@@ -270,10 +274,11 @@ class _Builder:
             raise line.fail(f"the first path should be the thrown ship {ship}'s, found {tracks[0].name}")
         for track in tracks[1:]:
             self._check_start(line, track)
-        self._open(line, "throw", tracks=tracks, seat=seat, ship=ship, carries=self.carries.get(ship))
         moved = sub(line, "result", result, "moved")
         if not isinstance(moved, list) or not moved:
             raise line.fail("\"result.moved\" should list the dice that moved, the thrown one first")
+        self._open(line, "throw", tracks=tracks, seat=seat, ship=ship, carries=self.carries.get(ship),
+                   throw=line.mapping("actual"), moved=tuple(moved))
         for k, rest in enumerate(moved):
             name = self._ship(line, "result.moved[].name", sub(line, "result.moved[]", rest, "name"))
             if k > 0 and name not in self.board:
@@ -357,10 +362,11 @@ class _Builder:
 
 
 def _unit(line: Line, q: tuple[float, ...]) -> tuple[float, ...]:
+    """Return q as recorded (physics.Pose normalises it, exactly as the game did) if it is a unit quaternion."""
     norm = math.sqrt(sum(c * c for c in q))
     if not 0.99 <= norm <= 1.01:
         raise line.fail(f"an orientation is not a unit quaternion: {list(q)}")
-    return tuple(c / norm for c in q)
+    return q
 
 
 def _ranges(values: list[int]) -> str:
