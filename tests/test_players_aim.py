@@ -10,14 +10,17 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from shapely import LineString, Point, box
 
 from physics import Style
 from rules_fixtures import N, config, game, place, world
+from somaliland.map import Direction, default_map
 from somaliland.map.model import Land
 from somaliland.players.aim import Spread, aim
 from somaliland.players.calibration import ThrowModel, calibrate
+from somaliland.players.hazards import progress_of
 from somaliland.players.policy import Table
 from somaliland.rules import Card, check_throw
 from somaliland.rules.state import Status
@@ -112,3 +115,17 @@ def test_aim_is_deterministic():
     state = at_sea(0.62, 0.42, "green-24", at_sea(0.62, 0.36))
     table = Table(state, world(), config(), 0)
     assert aim(table, "red-24", SHORT, Spread()) == aim(table, "red-24", SHORT, Spread())
+
+
+@pytest.mark.parametrize("route", ["somalia", "africa"])
+@pytest.mark.parametrize("direction", ["north", "south"])
+def test_launches_on_the_default_map_are_legal_and_head_up_the_leg(roller, route, direction):
+    board, cfg = default_map(), config()
+    card = Card(40, Direction(direction))
+    state = place(game(), "red-24", status=Status.IN_PORT, card=card, route=route)
+    model = calibrate(roller, cfg.die_size, cfg.die_mass, tumble=0.05)
+    throw = aim(Table(state, board, cfg, 0), "red-24", model)
+    check_throw(state, "red-24", throw.origin, throw.heading, board, cfg)  # R12, R16
+    leg = board.route(route)
+    ahead = progress_of(leg, card.direction, np.array([landing(throw, model)]))[0]
+    assert ahead - leg.progress(card.direction, *throw.origin) > 0.1  # the throw makes way along the leg
