@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 xvfb:
 	@command -v xvfb-run >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    { apt-get update -qq && apt-get install -y -qq xvfb >/dev/null; } \
+	    { apt-get update -qq && apt-get install -y -qq xvfb xauth libgl1-mesa-dri >/dev/null; } \
 	      || echo "make: could not install xvfb (offline?): the GUI replay tests will be skipped"; \
 	  else echo "make: xvfb-run is missing and we are not root: the GUI replay tests will be skipped"; fi; }
 
