@@ -138,7 +138,7 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
                     on_game(outcome)
                 if bar is not None:
                     bar.update(1)
-                    minutes = (time.monotonic() - started) / 60
+                    minutes = max((time.monotonic() - started) / 60, 1e-9)
                     bar.set_postfix_str(f"{played / minutes:.1f} games/min, {errors} errors", refresh=False)
             if lost:  # the pool is broken: every game in it goes back, and a new pool takes over
                 lost.extend(running.values())
