@@ -2,10 +2,11 @@
 
 The worth of coming to rest at a point is the chance of reaching the destination with the moves then
 left (R15, D10): 1 inside the zone (R9), else the chance that moves of about `stride` metres bring the
-zone within reach and a move then lands in it (`arrival_chance`). A lost turn (aground R17, off the board R19, a
-collision R18, capture R13) leaves one move fewer; a touch risks sinking (R18); a capture costs its
-ransom as a share of the contract. Small terms prefer progress, the centre line and sea under the path.
-All checks are vectorised over many points at once.
+zone within reach and a move then lands in it (`arrival_chance`). A lost turn (aground R17, off the
+board R19, a collision R18, capture R13) leaves one move fewer; a touch risks sinking (R18); a capture
+costs its ransom as a share of the contract. Progress along the leg counts too (later moves are less
+sure than the chance model says); small terms prefer the centre line and sea under the path. All
+checks are vectorised over many points at once.
 """
 
 from __future__ import annotations
