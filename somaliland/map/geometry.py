@@ -25,7 +25,11 @@ Found = list[tuple[KeyPath, str, str]]
 
 def fmt(x: float, y: float) -> str:
     """Return a point in cm as written in messages."""
-    return f"({x:.2f}, {y:.2f}) cm"
+    return f"({_num(x)}, {_num(y)}) cm"
+
+
+def _num(v: float) -> str:
+    return f"{v:.2f}" if abs(v) < 1e6 else f"{v:.3g}"
 
 
 def polygon_of(outline: list, holes: list | None = None) -> Polygon:
@@ -79,10 +83,23 @@ def _unique_names(doc: dict) -> Found:
 def _shape(found: Found, path: KeyPath, outline: list, holes: list | None, board: Polygon,
            size: str) -> Polygon | None:
     """Return the polygon if it is simple, has area and lies on the board; else record why not."""
+    shell = polygon_of(outline)
+    if not shell.is_valid:
+        found.append((path + ("outline",), "a simple polygon (edges that do not cross or touch)", _reason(shell)))
+        return None
+    for k, hole in enumerate(holes or []):
+        ring = polygon_of(hole)
+        if not ring.is_valid:
+            found.append((path + ("holes", k), "a simple polygon (edges that do not cross or touch)",
+                          _reason(ring)))
+            return None
+        if not shell.contains(ring):
+            found.append((path + ("holes", k), "a hole inside its land's outline",
+                          f"a hole reaching {fmt(*_first_outside_of(hole, shell))}"))
+            return None
     poly = polygon_of(outline, holes)
     if not poly.is_valid:
-        found.append((path + ("outline",), "a simple polygon (edges that do not cross or touch, holes inside)",
-                      _reason(poly)))
+        found.append((path + ("holes",), "holes that do not cross or touch each other", _reason(poly)))
         return None
     if poly.area <= 0:
         found.append((path + ("outline",), "a polygon with an area", "all its points on one line"))
@@ -101,6 +118,11 @@ def _reason(poly: Polygon) -> str:
     if not match:
         return reason.lower()
     return f"{match.group(1).strip().lower()} at {fmt(float(match.group(2)), float(match.group(3)))}"
+
+
+def _first_outside_of(points: list, area: Polygon) -> list:
+    """Return the first point not inside the area (or the first point)."""
+    return next((p for p in points if not area.contains(Point(p))), points[0])
 
 
 def _first_outside(points: list, board: Polygon) -> int | None:
