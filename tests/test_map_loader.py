@@ -119,6 +119,12 @@ def test_map_written_back_to_toml_loads_as_the_same_map():
     assert again.pirate_ports == m.pirate_ports
 
 
+def test_windows_line_ends_and_byte_order_mark_are_fine():
+    text = open("maps/tiny.toml", encoding="utf-8").read()
+    m = loads(("\ufeff" + text.replace("\n", "\r\n")).encode("utf-8"), "windows.toml")
+    assert m.name == "Tiny"
+
+
 def test_missing_file_is_a_map_error():
     with pytest.raises(MapError) as err:
         load("maps/no-such-map.toml")

@@ -70,7 +70,7 @@ def _read(path: str | Path) -> bytes:
 def _parse(raw: bytes, source: str) -> tuple[dict, list[Problem]]:
     """Return the document and its problems (schema first; geometry only once the schema holds)."""
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # editors on Windows may start the file with a byte-order mark
     except UnicodeDecodeError as exc:
         return {}, [Problem(source, (), "UTF-8 text", f"byte {raw[exc.start]:#04x} at offset {exc.start}")]
     try:
