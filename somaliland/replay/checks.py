@@ -34,14 +34,6 @@ class Line:
         """Return an integer field."""
         return integer(self, key, self.get(key))
 
-    def number_(self, key: str) -> float:
-        """Return a finite number field."""
-        return number(self, key, self.get(key))
-
-    def vector(self, key: str, size: int) -> tuple[float, ...]:
-        """Return a list of `size` finite numbers."""
-        return vector(self, key, self.get(key), size)
-
     def items(self, key: str) -> list[Any]:
         """Return a list field."""
         value = self.get(key)

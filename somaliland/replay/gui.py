@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -46,11 +46,10 @@ class Playhead:
     follow: bool = False
     held: float = 0.0  # s the current outcome has been shown
     last: int = 0  # play up to and including this step, then pause
-    changed: bool = field(default=True)
 
     def go(self, index: int) -> None:
         """Jump to the start of step `index`."""
-        self.index, self.t, self.held, self.changed = index, 0.0, 0.0, True
+        self.index, self.t, self.held = index, 0.0, 0.0
 
 
 class Viewer:
@@ -133,7 +132,7 @@ class Viewer:
         head.held += dt * head.speed
         if head.held >= HOLD:
             if head.index >= head.last or head.index == len(story.steps) - 1:
-                head.playing, head.changed = False, True
+                head.playing = False
             else:
                 head.go(head.index + 1)
 
@@ -160,7 +159,7 @@ class Viewer:
         if round_value != self.slider_values[0]:
             actions.append(f"round {int(round_value)}")
         if speed_value != self.slider_values[1]:
-            head.speed, head.changed = max(0.1, speed_value), True
+            head.speed = max(0.1, speed_value)
         self.slider_values = (round_value, speed_value)
         for action in actions:
             if action == "quit":
@@ -180,13 +179,13 @@ class Viewer:
             head.go(head.index)
             head.playing = True
         elif action == "pause / play":
-            head.playing, head.changed = not head.playing, True
+            head.playing = not head.playing
         elif action == "follow camera":
-            head.follow, head.changed = not head.follow, True
+            head.follow = not head.follow
         elif action in ("faster", "slower"):
             k = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - head.speed))
             k = min(k + 1, len(SPEEDS) - 1) if action == "faster" else max(k - 1, 0)
-            head.speed, head.changed = SPEEDS[k], True
+            head.speed = SPEEDS[k]
         elif action and action.startswith("round "):
             head.go(cursor.round_start(story, int(action.split()[1])))
 

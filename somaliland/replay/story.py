@@ -19,9 +19,10 @@ import numpy as np
 
 from physics import Pose
 from somaliland import __version__
-from somaliland.engine.record import RecordError, read_record
+from somaliland.engine.record import read_record
+from somaliland.errors import UsageError
 from somaliland.map.model import Map
-from somaliland.replay.checks import Line, field as sub, integer, number, text, vector
+from somaliland.replay.checks import Line, field as sub, number, text, vector
 
 Pose7 = tuple[float, float, float, float, float, float, float]  # x, y, z (m), then the quaternion x, y, z, w
 START_TOLERANCE = 5e-6  # m: paths are rounded to 1e-6 in the record
@@ -108,17 +109,17 @@ class Story:
         """Return the indices of the steps of a round (and turn), in order.
 
         Raises:
-            RecordError: no step in that round or turn (names the rounds or turns there are).
+            UsageError: no step in that round or turn (names the rounds or turns there are).
         """
         if round_ is None:
             return list(range(len(self.steps)))
         if round_ not in self.rounds():
-            raise RecordError(self.path, 0, f"no throws in round {round_}; rounds with throws: "
-                                            f"{_ranges(self.rounds())}")
+            raise UsageError(f"{self.path} has no throws in round {round_}; rounds with throws: "
+                             f"{_ranges(self.rounds())}")
         chosen = [i for i, s in enumerate(self.steps) if s.round == round_ and (turn is None or s.turn == turn)]
         if not chosen:
-            raise RecordError(self.path, 0, f"no throws in round {round_} turn {turn}; turns with throws: "
-                                            f"{_ranges(self.turns(round_))}")
+            raise UsageError(f"{self.path} has no throws in round {round_} turn {turn}; turns with throws: "
+                             f"{_ranges(self.turns(round_))}")
         return chosen
 
 
