@@ -91,6 +91,13 @@ def _summary(m) -> str:
     return "\n".join(lines)
 
 
+def _ci(v) -> tuple[float, float]:
+    """Return the 95% Wilson interval of the share of voyages finished within the limit."""
+    from physics.lab import wilson_interval
+
+    return wilson_interval(v.in_time, len(v.moves))
+
+
 def _speed(text: str) -> float:
     """Read a firm throw's speed in m/s."""
     import math
@@ -188,15 +195,18 @@ def run_measure(args: argparse.Namespace) -> int:
             "firm_speed_m_s": firm, "median_roll_cm": round(cm(reach), 2),
             "quartiles_cm": [round(cm(q1), 2), round(cm(q3), 2)],
             "legs": [{"route": v.route, "direction": v.direction.value, "length_cm": round(cm(v.length), 1),
-                      "median_moves": v.median, "within_limit": round(v.within_limit, 4), "moves": list(v.moves)}
+                      "median_moves": v.median, "within_limit": round(v.within_limit, 4),
+                      "within_limit_ci95": [round(b, 4) for b in _ci(v)], "moves": list(v.moves)}
                      for v in legs],
         }))
         return 0
     print(f"{m.name}: {args.throws} firm throws ({firm:g} m/s), seed {args.seed}")
     print(f"  median roll {cm(reach):.1f} cm (quartiles {cm(q1):.1f} - {cm(q3):.1f} cm)")
-    print(f"  {'route':<10}{'way':<7}{'length':>8}{'median moves':>14}{f'<= {MOVE_LIMIT} moves':>13}")
+    print(f"  {'route':<10}{'way':<7}{'length':>8}{'median moves':>14}{f'<= {MOVE_LIMIT} moves':>13}   95% interval")
     for v in legs:
-        print(f"  {v.route:<10}{v.direction.value:<7}{cm(v.length):>6.0f} cm{v.median:>14g}{v.within_limit:>13.0%}")
+        lo, hi = _ci(v)
+        print(f"  {v.route:<10}{v.direction.value:<7}{cm(v.length):>6.0f} cm{v.median:>14g}{v.within_limit:>13.0%}"
+              f"   {lo:.0%} - {hi:.0%}")
     if sys.stdout.isatty():
         print(f"  ({args.voyages} voyages each by a competent player; see somaliland/map/measure.py)")
     return 0

@@ -76,9 +76,14 @@ class Voyages:
         return statistics.median(self.moves)
 
     @property
+    def in_time(self) -> int:
+        """Return how many voyages finished within the R15 limit."""
+        return sum(m <= MOVE_LIMIT for m in self.moves)
+
+    @property
     def within_limit(self) -> float:
         """Return the share of voyages finished within the R15 limit."""
-        return sum(m <= MOVE_LIMIT for m in self.moves) / len(self.moves)
+        return self.in_time / len(self.moves)
 
 
 def firm_throw(rng: np.random.Generator, origin: tuple[float, float], heading: float, strength: float = 1.0,
