@@ -92,5 +92,8 @@ def test_measure_reports_distance_and_moves_as_json():
     assert {(leg["route"], leg["direction"]) for leg in data["legs"]} == {
         ("somalia", "north"), ("somalia", "south"), ("africa", "north"), ("africa", "south")}
     assert all(len(leg["moves"]) == 2 and all(m >= 1 for m in leg["moves"]) for leg in data["legs"])
+    for leg in data["legs"]:
+        lo, hi = leg["within_limit_ci95"]
+        assert lo <= leg["within_limit"] <= hi and leg["within_limit"] == sum(m <= 6 for m in leg["moves"]) / 2
     again = run("map", "measure", "maps/tiny.toml", "--throws", "12", "--voyages", "2", "--seed", "5", "--json")
     assert json.loads(again.stdout) == data  # same seed, same figures
