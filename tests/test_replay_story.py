@@ -104,6 +104,13 @@ def test_a_hand_edited_throw_line_is_refused_naming_the_line(record, tmp_path, e
     assert f"line {k + 1}: throw line: " in str(error.value) and message in str(error.value)
 
 
+def test_a_contract_planned_with_no_ship_is_fine(record, tmp_path):
+    events = lines(record)
+    k = next(i for i, e in enumerate(events) if e["kind"] == "plan")
+    events[k]["plans"].append({"card": "30N", "route": "africa", "ships": [], "ship_routes": []})
+    assert len(load_story(write_lines(tmp_path / "plan.jsonl", events)).steps) == len(load_story(record).steps)
+
+
 def test_a_seizure_into_an_unknown_port_is_refused(record, tmp_path):
     events = lines(record)
     k = next(i for i, e in enumerate(events) if e["kind"] == "seized")

@@ -54,7 +54,10 @@ def _scene(story: Story, step: Step):
     if step.ship not in step.before:  # in port: it waits flat on its route's start (moves.launch_pose)
         carries = step.carries
         if carries is None:
-            raise ValueError(f"{step.ship} is thrown from port but the record gives it no plan")
+            from somaliland.engine.record import RecordError
+
+            raise RecordError(story.path, step.line, f"throw line: {step.ship} is thrown from port, but no plan line "
+                                                     f"gives it a contract and route")
         leg = story.world.route(carries.route).leg(Direction(carries.direction))
         dice.append(PlacedDie(step.ship, spec(step.ship), Pose.resting(spec(step.ship), *leg.start, face_up=UP)))
     return Scene(board=story.world.board(), dice=tuple(dice))

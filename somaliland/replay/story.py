@@ -258,9 +258,8 @@ class _Builder:
             card = text(line, "plans[].card", sub(line, "plans[]", plan, "card"))
             route = text(line, "plans[].route", sub(line, "plans[]", plan, "route"))
             ships = sub(line, "plans[]", plan, "ships")
-            ships = ships if isinstance(ships, list) else []
-            routes = plan.get("ship_routes") or [route] * len(ships)
-            if not ships or not isinstance(routes, list) or len(routes) != len(ships):
+            routes = (plan.get("ship_routes") or [route] * len(ships)) if isinstance(ships, list) else None
+            if not isinstance(routes, list) or len(routes) != len(ships):  # a contract may get no ship
                 raise line.fail("\"plans[].ships\" should list the ships (and ship_routes as many routes)")
             for ship, own_route in zip(ships, routes):
                 self.carries[self._ship(line, "plans[].ships", ship)] = Assignment(card, str(own_route))
