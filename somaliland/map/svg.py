@@ -10,7 +10,7 @@ import math
 import re
 from pathlib import Path as FilePath
 
-from somaliland.map.document import FORMAT
+from somaliland.map.document import DEFAULT_THICKNESS, FORMAT
 from somaliland.map.errors import MapError, Problem
 
 INKSCAPE = "{http://www.inkscape.org/namespaces/inkscape}"
@@ -21,7 +21,7 @@ LAYERS = {  # layer label (lower case, spaces/underscores/hyphens ignored) -> wh
     "routes": "routes", "route": "routes", "starts": "starts", "start": "starts",
     "pirateports": "pirate ports", "pirates": "pirate ports", "pirateport": "pirate ports",
 }
-_RELIEF = re.compile(r"^(.*?)\s*\(\+\s*([0-9.]+)\s*mm\)\s*$")
+_RELIEF = re.compile(r"^(.*?)\s*\(\+\s*([0-9]+(?:\.[0-9]+)?)\s*mm\)\s*$")
 _LEG = re.compile(r"^\s*(somalia|africa)\s+(north|south)(?:bound)?\s*(?::\s*(.+?))?\s*$", re.IGNORECASE)
 
 
@@ -55,7 +55,7 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> dict:
         return [(label, _rings(shape, depth), shape) for label, shape in layers[kind]]
 
     doc: dict = {"format": FORMAT, "name": name or FilePath(source).stem, "version": "1.0", "author": author,
-                 "board": {"width": _r(width), "depth": _r(depth), "thickness": 0.3},
+                 "board": {"width": _r(width), "depth": _r(depth), "thickness": DEFAULT_THICKNESS},
                  "land": [], "zone": [], "routes": {}, "pirate_port": []}
     for label, rings, _ in need("land"):
         match = _RELIEF.match(label)
