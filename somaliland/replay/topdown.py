@@ -30,7 +30,8 @@ def draw_round(story: Story, round_: int, path: Path, turn: int | None = None, d
 
     steps = [story.steps[i] for i in story.select(round_, turn)]
     width, depth = cm(story.world.width), cm(story.world.depth)
-    fig, ax = plt.subplots(figsize=(8.0, 8.0 * (depth + 12) / (width + 8)), dpi=dpi)
+    x0, y0, x1, y1 = _extent(steps, width, depth)
+    fig, ax = plt.subplots(figsize=(8.0, 8.0 * (y1 - y0 + 14) / (x1 - x0 + 8)), dpi=dpi)
     halo = draw_board(ax, story.world)
     for step in steps:
         for k, track in enumerate(step.tracks):
@@ -52,9 +53,9 @@ def draw_round(story: Story, round_: int, path: Path, turn: int | None = None, d
     for kind in MARKS:
         marker, size, label = MARKS[kind]
         ax.plot([], [], ls="", marker=marker, ms=size * 0.8, color="white", mec="black", label=label)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.04), ncol=4, fontsize=7, frameon=False)
-    ax.set_xlim(-1, width + 1)
-    ax.set_ylim(-1, depth + 1)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.06), ncol=4, fontsize=7, frameon=False)
+    ax.set_xlim(x0 - 1, x1 + 1)
+    ax.set_ylim(y0 - 1, y1 + 1)
     ax.set_aspect("equal")
     ax.set_xlabel("x (cm, east)")
     ax.set_ylabel("y (cm, north)")
@@ -64,6 +65,18 @@ def draw_round(story: Story, round_: int, path: Path, turn: int | None = None, d
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+def _extent(steps, width: float, depth: float) -> tuple[float, float, float, float]:
+    """Return the bounds (cm) of the board and of every path drawn: dice thrown off the board stay in the picture."""
+    points = [track.positions[:, :2] * 100 for step in steps for track in step.tracks]
+    if not points:
+        return 0.0, 0.0, width, depth
+    import numpy as np
+
+    xy = np.vstack(points)
+    return (min(0.0, float(xy[:, 0].min())), min(0.0, float(xy[:, 1].min())),
+            max(width, float(xy[:, 0].max())), max(depth, float(xy[:, 1].max())))
 
 
 def _rgb(story: Story, ship: str) -> tuple[float, float, float]:
