@@ -66,6 +66,7 @@ class Viewer:
         self.texts: list[int] = []
         self.text_keys: list[tuple] = []
         self.down: set[int] = set()  # keys seen pressed and not yet released
+        self.keys = key_actions(self.client)
         dot = self.client.createVisualShape(self.client.GEOM_SPHERE, radius=1e-5, rgbaColor=(0, 0, 0, 0))
         self.holder = self.client.createMultiBody(baseMass=0, baseVisualShapeIndex=dot)  # carries the overlay's texts
         self.holder_view: tuple = ()
@@ -148,7 +149,7 @@ class Viewer:
             if state & c.KEY_WAS_RELEASED:
                 self.down.discard(key)
             if pressed:
-                actions.append(KEY_ACTIONS.get(key) or (f"round {key - ord('0')}" if ord("1") <= key <= ord("9")
+                actions.append(self.keys.get(key) or (f"round {key - ord('0')}" if ord("1") <= key <= ord("9")
                                                         else None))
         for name, item in self.buttons.items():
             value = self._read(item)
@@ -211,7 +212,7 @@ class Viewer:
         if len(news) > MAX_NEWS:
             news = news[:MAX_NEWS - 1] + [f"... and {len(news) - MAX_NEWS + 1} more"]
         lines += [(text, ALERT_RGB) for text in news]
-        lines.append((f"t = {head.t:.1f} / {step.duration:.1f} s   speed x{head.speed:g}   {state}"
+        lines.append((f"motion {step.duration:.2f} s   speed x{head.speed:g}   {state}"
                       f"   camera: {'follow' if head.follow else 'free'}", TEXT_RGB))
         lines += [(text, TEXT_RGB) for text in KEYS_HELP]
         self._place_holder()
@@ -270,22 +271,17 @@ class Viewer:
         self.close()
 
 
-KEY_ACTIONS: dict[int, str] = {}
-
-
-def _bind_keys() -> None:
-    import pybullet as p
-
-    KEY_ACTIONS.update({ord(" "): "pause / play", p.B3G_RIGHT_ARROW: "next throw", p.B3G_LEFT_ARROW: "previous throw",
-                        p.B3G_UP_ARROW: "next turn", p.B3G_DOWN_ARROW: "previous turn", ord("+"): "faster",
-                        ord("="): "faster", ord("-"): "slower", ord("f"): "follow camera", ord("r"): "replay throw",
-                        ord("q"): "quit", 27: "quit"})
+def key_actions(client) -> dict[int, str]:
+    """Return what each key does, by PyBullet key code (1-9 are handled apart: jump to that round)."""
+    c = client
+    return {ord(" "): "pause / play", c.B3G_RIGHT_ARROW: "next throw", c.B3G_LEFT_ARROW: "previous throw",
+            c.B3G_UP_ARROW: "next turn", c.B3G_DOWN_ARROW: "previous turn", ord("+"): "faster", ord("="): "faster",
+            ord("-"): "slower", ord("f"): "follow camera", ord("r"): "replay throw", ord("q"): "quit", 27: "quit"}
 
 
 def replay(story: Story, steps: list[int], speed: float = 1.0, follow: bool = False,
            screenshot: Path | None = None) -> None:
     """Open the GUI on the chosen steps (it plays them, then stays open on the whole game)."""
-    _bind_keys()
     viewer = Viewer(story, steps[0], steps[-1], speed=speed, follow=follow)
     if screenshot is not None:
         viewer.screenshot(screenshot)
