@@ -9,6 +9,7 @@ from replay_fixtures import lines, record_game
 
 from somaliland.cli.main import main
 from somaliland.replay.camera import overview, project, projection
+from somaliland.replay.export import BOARD_WINDOW
 from somaliland.replay.story import load_story
 from somaliland.replay.textures import player_rgb
 
@@ -75,7 +76,7 @@ def test_a_png_shows_each_die_in_its_colour_where_the_record_left_it(record, tmp
     image = iio.imread(out)
     story = load_story(record)
     board = story.steps[story.select(1)[-1]].after  # the board at the end of round 1
-    camera = overview(story.world.width, story.world.depth, width / height)
+    camera = overview(story.world.width, story.world.depth, width / height, window=BOARD_WINDOW)
     tops = np.array([[x, y, z + story.die_size / 2] for x, y, z, *_ in board.values()])
     pixels = project(tops, camera.view(), projection(width / height), width, height)
     checked = 0

@@ -19,6 +19,7 @@ from somaliland.replay.motion import frame_times, poses_at
 from somaliland.replay.story import Story
 
 FORMATS = (".gif", ".mp4", ".png")
+BOARD_WINDOW = (-1.0, 1.0, -1.0, 0.84)  # the board keeps below the caption's first lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ def camera_for(story: Story, frame: Frame, poses: dict, aspect: float, mode: str
         pose = poses.get(ship) if ship else None
         if pose is not None:
             return follow(pose[0], pose[1])
-    return overview(story.world.width, story.world.depth, aspect)
+    return overview(story.world.width, story.world.depth, aspect, window=BOARD_WINDOW)
 
 
 def export(story: Story, out: Path, steps: list[int], *, fps: float = 30.0, hold: float = 1.0,

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 
-BOX_RGBA = (15, 20, 30, 190)
+BOX_RGBA = (15, 20, 30, 120)  # light enough to see the dice beneath
 TEXT_RGB = (255, 255, 255)
 ALERT_RGB = (255, 210, 90)
 ALERTS = ("GAME OVER", "COLLISION", "SANK", "PIRATES", "ARRIVED", "FULFILLED", "aground", "tipped", "left the board")
@@ -38,7 +38,7 @@ def draw(image: np.ndarray, header: list[str], news: list[str], footer: str) -> 
         width = max(pen.textlength(text, font=font) for text, _ in lines)
         pen.rectangle((4, 4, 16 + width, 10 + step * len(lines)), fill=BOX_RGBA)
         for k, (text, rgb) in enumerate(lines):
-            pen.text((10, 7 + k * step), text, font=font, fill=rgb)
+            pen.text((10, 7 + k * step), text, font=font, fill=rgb, stroke_width=2, stroke_fill=(0, 0, 0, 255))
     small = _font(max(9, size - 3))
     width = pen.textlength(footer, font=small)
     pen.rectangle((4, height - 8 - step, 14 + width, height - 4), fill=BOX_RGBA)
