@@ -19,6 +19,7 @@ from somaliland.replay.motion import frame_times, poses_at
 from somaliland.replay.story import Story
 
 FORMATS = (".gif", ".mp4", ".png")
+GIF_BYTES = 2e9  # a GIF is written from frames held in memory; an MP4 streams
 BOARD_WINDOW = (-1.0, 1.0, -1.0, 0.84)  # the board keeps below the caption's first lines
 
 
@@ -70,6 +71,10 @@ def export(story: Story, out: Path, steps: list[int], *, fps: float = 30.0, hold
     frames = plan(story, steps, fps, hold)
     if suffix == ".png":
         frames = frames[-1:]
+    if suffix == ".gif" and len(frames) * width * height * 3 > GIF_BYTES:
+        raise UsageError(f"a GIF of {len(frames)} frames of {width}x{height} would need "
+                         f"{len(frames) * width * height * 3 / 1e9:.1f} GB of memory to write: choose an .mp4, "
+                         f"a --round and --turn, a smaller --size or a lower --fps")
     from somaliland.replay.table import Table
 
     with Table(story) as table:
