@@ -112,6 +112,7 @@ def test_top_down_draws_a_round(record, tmp_path, capsys):
     (["-o", "x.gif", "--round", "1", "--fps", "0"], "--fps must lie in 1..120"),
     (["-o", "x.gif", "--round", "1", "--size", "100x100"], "--size must be WIDTHxHEIGHT, multiples of 16"),
     (["--turn", "2", "-o", "x.gif"], "--turn needs --round"),
+    (["-o", "x.gif", "--size", "4096x4096"], "GB of memory to write: choose an .mp4"),
     (["--top-down", "x.png"], "--top-down draws one round: give --round"),
 ])
 def test_bad_options_are_one_line_errors(record, tmp_path, capsys, argv, message):
