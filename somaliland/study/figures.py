@@ -55,7 +55,8 @@ def _bars(ax, groups: list[str], series: dict[str, list[tuple[float, float, floa
 
 def _errors(stats: list[tuple[float, float, float]]):
     """Return matplotlib's 2 x n error-bar lengths from (mean, low, high) triples (0 where unknown)."""
-    return np.nan_to_num(np.array([[m - lo, hi - m] for m, lo, hi in stats], dtype=float).reshape(-1, 2).T)
+    lengths = np.array([[m - lo, hi - m] for m, lo, hi in stats], dtype=float).reshape(-1, 2).T
+    return np.clip(np.nan_to_num(lengths), 0.0, None)  # rounding can put an interval's end a hair past the mean
 
 
 def _cells(frame) -> list[tuple[int, str]]:

@@ -39,8 +39,9 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
     cells = _balances(players, games)
     draw("Win rate by turn order (first-player advantage)", "win_rate_by_order", figures.win_rate_by, players,
          "order", "turn order (P1 = first player of round 1)")
-    if _seats_differ(players):
-        draw("Win rate by seat", "win_rate_by_seat", figures.win_rate_by, players, "seat", "seat")
+    draw("Win rate by seat", "win_rate_by_seat", figures.win_rate_by, players, "seat", "seat",
+         note="Seats are fixed colours (seat 0 red); turn order is drawn per game (D4), so between identical "
+              "players every seat should win its fair share.")
     for column, seat in _skill_sweeps(players):
         draw(f"Win rate against seat {seat}'s throw skill", f"skill_seat{seat}", figures.win_rate_by_skill,
              players, column, seat)
@@ -135,17 +136,40 @@ def _conclusions(study, t, cells: list[tuple[str, Balance]]) -> list[str]:
                    f"{long_[1].duration:.0f} ({long_[0]}).")
     else:
         out.append(f"Games last {cells[0][1].duration:.0f} ± {cells[0][1].duration_sd:.0f} throws.")
+    out += _seat_conclusions(players)
     out += _route_conclusions(t["contracts"])
     for column, seat in _skill_sweeps(players):
-        rows = players[players.seat == seat]
-        b, lo, hi = slope_ci(rows[column], rows.win_share)
-        if not math.isnan(b):
+        for k, rows in players[players.seat == seat].groupby("players"):
+            b, lo, hi = slope_ci(rows[column], rows.win_share)
+            if math.isnan(b):
+                continue
+            low, high = rows[column].min(), rows[column].max()
             verdict = "significant" if lo > 0 or hi < 0 else "not significant at 5%"
-            out.append(f"Throw skill: each +0.1 of seat {seat}'s skill changes its win rate by "
-                       f"{100 * b / 10:+.1f} points [{100 * lo / 10:+.1f}, {100 * hi / 10:+.1f}] ({verdict}); "
-                       f"win rate {_pct(rows[rows[column] == rows[column].min()].win_share.mean())} at skill "
-                       f"{rows[column].min():g}, {_pct(rows[rows[column] == rows[column].max()].win_share.mean())} "
-                       f"at {rows[column].max():g}.")
+            out.append(f"Throw skill, {k} players: each +0.1 of seat {seat}'s skill changes its win rate by "
+                       f"{100 * b / 10:+.1f} points [{100 * lo / 10:+.1f}, {100 * hi / 10:+.1f}] ({verdict}); it wins "
+                       f"{_pct(rows[rows[column] == low].win_share.mean())} at skill {low:g} and "
+                       f"{_pct(rows[rows[column] == high].win_share.mean())} at {high:g} (fair share {_pct(1 / k)}).")
+    return out
+
+
+def _seat_conclusions(players) -> list[str]:
+    """Flag cells of identical players in which the seat (not the turn order) decides who wins."""
+    from scipy.stats import chisquare
+
+    out = []
+    for (cell, label), rows in players.groupby(["cell", "cell_label"]):
+        if _seats_differ(rows):
+            continue
+        wins = rows.groupby("seat").win_share.sum()
+        if wins.sum() < 5 * len(wins):
+            continue
+        p = float(chisquare(wins.to_numpy()).pvalue)
+        if p < 0.05:
+            games = rows.game.nunique()
+            rates = ", ".join(f"seat {s} {_pct(w / games)}" for s, w in wins.items())
+            out.append(f"**The seat decides, though the players are identical**, in {label}: {rates} "
+                       f"(χ² test of equal rates, p = {p:.2g}). Turn order is random, so an asymmetry this large "
+                       f"points to a strategy or rules bug tied to the seat, not to a balance property.")
     return out
 
 
