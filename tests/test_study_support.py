@@ -9,9 +9,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import somaliland
 from scripted import Scripted
 
-ROOT = Path(__file__).resolve().parents[1]
+# from the package, not this file: a Dask scheduler in this process may re-import this module from a copy
+ROOT = Path(somaliland.__file__).resolve().parents[1]
 TINY_MAP = ROOT / "maps" / "tiny.toml"
 
 
