@@ -3,6 +3,8 @@
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from somaliland.map import MapError, load, loads
 from somaliland.map.svg import import_svg
@@ -70,3 +72,24 @@ def test_not_an_svg_is_a_map_error(tmp_path):
     with pytest.raises(MapError) as err:
         import_svg(path)
     assert err.value.expected == "an SVG file"
+
+
+JUNK = ['"', "<", ">", "z", "M", "C", "-", "e9", "nan", "inf", " ", "1e400", "rotate(", "scale(0)", "scale(1e300)",
+        "A 1 1 0 0 1", "translate(1e308,1e308)", "&", ""]
+
+
+@settings(max_examples=150, deadline=None)
+@given(position=st.integers(0, len(open(TINY_SVG, encoding="utf-8").read()) - 1), junk=st.sampled_from(JUNK))
+def test_damaged_drawing_imports_or_raises_map_error(tmp_path_factory, position, junk):
+    text = open(TINY_SVG, encoding="utf-8").read()
+    path = tmp_path_factory.mktemp("svg") / "damaged.svg"
+    path.write_text(text[:position] + junk + text[position + 1:], encoding="utf-8")
+    try:
+        doc = import_svg(path)
+    except MapError as exc:
+        assert str(exc).startswith(str(path))
+    else:
+        try:
+            loads(dumps(doc), "imported")
+        except MapError:
+            pass

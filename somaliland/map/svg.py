@@ -16,6 +16,7 @@ from somaliland.map.errors import MapError, Problem
 INKSCAPE = "{http://www.inkscape.org/namespaces/inkscape}"
 PX_PER_CM = 96 / 2.54  # svgelements works in CSS pixels, 96 per inch
 CURVE_STEP = 0.2  # cm between points on a flattened curve
+MAX_CURVE_POINTS = 500  # per curve segment, whatever its size
 LAYERS = {  # layer label (lower case, spaces/underscores/hyphens ignored) -> what it holds
     "land": "land", "zones": "destinations", "destinations": "destinations", "destination": "destinations",
     "routes": "routes", "route": "routes", "starts": "starts", "start": "starts",
@@ -43,7 +44,11 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> dict:
         svg = SVG.parse(source, reify=True)
     except Exception as exc:  # svgelements raises many kinds on malformed files  # noqa: BLE001
         raise MapError([Problem(source, (), "an SVG file", f"{type(exc).__name__}: {exc}")]) from None
-    width, depth = svg.width / PX_PER_CM, svg.height / PX_PER_CM
+    size = (getattr(svg, "width", None), getattr(svg, "height", None))
+    if not isinstance(svg, SVG) or not all(isinstance(v, (int, float)) and 0 < v < math.inf for v in size):
+        raise MapError([Problem(source, (), "an SVG file whose page has a width and a height",
+                                f"a {type(svg).__name__} of size {size}")])
+    width, depth = size[0] / PX_PER_CM, size[1] / PX_PER_CM
     layers = _layers(svg)
     problems: list[Problem] = []
 
@@ -87,6 +92,9 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> dict:
             problems.append(Problem(source, ("routes", label), "a route labelled 'somalia' or 'africa'", repr(label)))
             continue
         line = rings[0]
+        if len(line) < 2:
+            problems.append(Problem(source, ("routes", label), "a line of at least 2 points", f"{len(line)}"))
+            continue
         doc["routes"][key] = {"centre_line": line if line[0][1] <= line[-1][1] else line[::-1]}
     for label, _, shape in need("pirate ports"):
         box = shape.bbox()
@@ -154,7 +162,7 @@ def _rings(shape, depth: float) -> list[list[list[float]]]:
         elif isinstance(seg, (Line, Close)):
             points = [seg.end]
         else:
-            n = max(2, int(seg.length() / PX_PER_CM / CURVE_STEP))
+            n = _curve_points(seg)
             points = [seg.point(k / n) for k in range(1, n + 1)]
         if not rings:
             rings.append([])
@@ -164,6 +172,16 @@ def _rings(shape, depth: float) -> list[list[list[float]]]:
                 rings[-1].append(xy)
     rings = [r[:-1] if len(r) > 2 and r[0] == r[-1] else r for r in rings if r]
     return rings or [[]]
+
+
+def _curve_points(seg) -> int:
+    """Return how many points flatten a curve segment about CURVE_STEP apart (at most MAX_CURVE_POINTS),
+    judging its length from a few samples (svgelements' exact length integrates, slowly)."""
+    probe = [seg.point(k / 16) for k in range(17)]
+    length = sum(math.hypot(b.x - a.x, b.y - a.y) for a, b in zip(probe, probe[1:])) / PX_PER_CM
+    if not math.isfinite(length):
+        return 2
+    return int(min(MAX_CURVE_POINTS, max(2, length / CURVE_STEP)))
 
 
 def _r(v: float) -> float:
