@@ -12,7 +12,6 @@ other every step is checked for contacts, since Bullet reports only the last ste
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 import os
 from contextlib import contextmanager

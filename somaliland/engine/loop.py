@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from physics import PlacedDie, Roller, Scene, SimSettings
+from physics import Roller, SimSettings
 from somaliland import __version__
 from somaliland.engine.encode import plan_json, plain, roll_json, rules_json, throw_json
 from somaliland.engine.setup import GameSetup
@@ -25,10 +25,10 @@ from somaliland.players.hand import execute
 from somaliland.players.policy import Policy, Table
 from somaliland.rules import (after_launch, apply_plans, apply_roll, begin_turn, check_throw, drafter, end_round,
                               game_over, launcher, lose_turn, new_game, next_to_sail, open_launch, pick,
-                              placed_dice, seize, standings, start_draft, take_contracts, to_json)
+                              seize, standings, start_draft, take_contracts, to_json)
 from somaliland.rules.errors import IllegalActionError
-from somaliland.rules.fleet import COLOURS, die_spec
-from somaliland.rules.moves import launch_pose
+from somaliland.rules.fleet import COLOURS
+from somaliland.rules.game import throw_scene
 from somaliland.rules.state import GameState, Status
 from somaliland.seeding import make_rng
 
@@ -60,7 +60,10 @@ class _Game:
                  sink: Callable[[dict[str, Any]], None] | None) -> None:
         self.setup, self.world, self.roller, self.config = setup, world, roller, setup.rules
         self.rng = make_rng(setup.seed)
-        self.policies = [factory(seat.strategy, roller, dict(seat.params)) for seat in setup.seats]
+        # the aim plans for the scatter of the seat's own hand (a strategy parameter may override it)
+        self.policies = [factory(seat.strategy, roller, {"heading_sd_deg": seat.skill.heading_sd_deg,
+                                                         "speed_sd": seat.skill.speed_sd, **dict(seat.params)})
+                         for seat in setup.seats]
         self.board = world.board()
         self.events: list[dict[str, Any]] = []
         self.sink = sink
@@ -99,9 +102,10 @@ class _Game:
             self.draft()
             self.plan()
             self.turns()
-            self.state, scored = end_round(self.state, self.world, self.config)
-            self.emit_rules(scored)
-            self.emit("round_end", sheets=[_sheet(s) for s in self.state.sheets])
+            scored_state, scored = end_round(self.state, self.world, self.config)
+            self.emit_rules(scored)  # still labelled with the round they end
+            self.emit("round_end", sheets=[_sheet(s) for s in scored_state.sheets])
+            self.state = scored_state
         final = standings(self.state.sheets, self.config, self.rng)
         self.emit("final", winners=list(final.winners), table=[
             {"seat": st.seat, "colour": COLOURS[st.seat], "place": st.place, "points": st.points,
@@ -160,21 +164,12 @@ class _Game:
         intended = self.policies[seat].throw(self.table(seat), ship_id, self.rng)
         check_throw(self.state, ship_id, intended.origin, intended.heading, self.world, self.config)
         actual = execute(intended, self.setup.seats[seat].skill, self.rng)
-        roll = self.roller.roll(self.scene(ship_id), actual)
+        roll = self.roller.roll(throw_scene(self.state, ship_id, self.world, self.config), actual)
         self.throws += 1
         self.emit("throw", seat=seat, ship=ship_id, intended=throw_json(intended), actual=throw_json(actual),
                   result=roll_json(roll, self.setup.record_paths))
         self.state, happened = apply_roll(self.state, ship_id, roll, self.world, self.config)
         self.emit_rules(happened)
-
-    def scene(self, ship_id: str) -> Scene:
-        """Return the physics scene mirroring the state, with the ship to throw on the board."""
-        dice = placed_dice(self.state, self.config)
-        ship = self.state.ship(ship_id)
-        if ship.pose is None:  # in port: it waits at its route's start
-            spec = die_spec(ship.spec, self.config.die_size, self.config.die_mass)
-            dice = dice + (PlacedDie(ship.id, spec, launch_pose(ship, self.world, self.config)),)
-        return Scene(board=self.board, dice=dice)
 
 
 def _settings(roller: Roller) -> dict[str, Any]:

@@ -10,25 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from physics import PlacedDie, RollResult, Roller, Scene, Throw
+from physics import RollResult, Roller, Scene, Throw
 from somaliland.players.aim import Candidate
 from somaliland.players.calibration import ThrowModel
 from somaliland.players.hazards import AimWeights, Surroundings, score_landings
 from somaliland.players.policy import Table
-from somaliland.rules.fleet import die_spec
-from somaliland.rules.game import placed_dice
-from somaliland.rules.moves import launch_pose
+from somaliland.rules.game import throw_scene
 
 
 def scene(table: Table, ship_id: str) -> Scene:
     """Return the physics scene mirroring the table, the ship to throw on the board (at its start if in port)."""
-    state, config = table.state, table.config
-    dice = placed_dice(state, config)
-    ship = state.ship(ship_id)
-    if ship.pose is None:
-        spec = die_spec(ship.spec, config.die_size, config.die_mass)
-        dice = dice + (PlacedDie(ship.id, spec, launch_pose(ship, table.world, config)),)
-    return Scene(board=table.world.board(), dice=dice)
+    return throw_scene(table.state, ship_id, table.world, table.config)
 
 
 def outcome_worth(s: Surroundings, roll: RollResult, weights: AimWeights) -> float:

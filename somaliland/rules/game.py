@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from physics import PlacedDie
+from physics import PlacedDie, Scene
 from somaliland.map.model import Map
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.contracts import Card, Draft, deal, full_deck, open_draft
@@ -72,6 +72,18 @@ def end_round(state: GameState, world: Map, config: RulesConfig) -> tuple[GameSt
 def game_over(state: GameState, config: RulesConfig) -> bool:
     """Return True when every round has been played (R4, R23)."""
     return state.round > config.rounds
+
+
+def throw_scene(state: GameState, ship_id: str, world: Map, config: RulesConfig) -> Scene:
+    """Return the physics scene mirroring the state, the ship to throw on the board (at its start if in port)."""
+    from somaliland.rules.moves import launch_pose
+
+    dice = placed_dice(state, config)
+    ship = state.ship(ship_id)
+    if ship.pose is None:
+        spec = die_spec(ship.spec, config.die_size, config.die_mass)
+        dice = dice + (PlacedDie(ship.id, spec, launch_pose(ship, world, config)),)
+    return Scene(board=world.board(), dice=dice)
 
 
 def placed_dice(state: GameState, config: RulesConfig) -> tuple[PlacedDie, ...]:
