@@ -23,9 +23,10 @@ xvfb:
 
 setup: $(STAMP) xvfb
 
-## Quick start 1: set up and run the main job on the default board.
+## Quick start 1: set up and play a whole 4-player game on the default board, keeping its record.
 run: $(STAMP)
-	$(BIN)/somaliland demo
+	mkdir -p out
+	$(BIN)/somaliland play --players 4 --seed 7 --record out/game.jsonl
 
 ## Quick start 2: set up and run the whole test suite.
 test: $(STAMP) xvfb
