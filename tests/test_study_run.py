@@ -38,7 +38,8 @@ def test_every_game_gives_one_row_per_seat(finished):
     assert len(games) == 6 and (games.status == "ok").all()
     # each game is won (or shared) exactly once
     assert np.allclose(players.groupby(["cell", "game"]).win_share.sum(), 1.0)
-    assert (players.groupby(["cell", "game"]).winner.sum() == games.set_index(["cell", "game"]).n_winners.sort_index()).all()
+    winners = games.set_index(["cell", "game"]).n_winners.sort_index()
+    assert (players.groupby(["cell", "game"]).winner.sum() == winners).all()
     assert read_table(out, "errors").empty
 
 
