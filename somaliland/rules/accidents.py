@@ -6,6 +6,7 @@ Each function reads a pose or a roll result and decides; none changes the state 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from shapely import MultiPoint, Point, Polygon, box
@@ -83,18 +84,29 @@ def crash(roll: RollResult, config: RulesConfig) -> Crash:
     return Crash(tuple(pairs), tipped, sunk, tuple(losers))
 
 
+@lru_cache(maxsize=16)
 def sea(world: Map, size: float) -> Polygon:
-    """Return where a die fits on the board's sea: inside the edges and off land by half a die (D13)."""
+    """Return where a die fits on the board's sea: inside the edges and off land by half a die (D13).
+
+    Cached: the map is frozen, and buffering its coasts is the costliest geometry in a game.
+    """
     h = size / 2
     area = box(h, h, world.width - h, world.depth - h).difference(world.land.buffer(h))
     return area if not area.is_empty else box(0, 0, world.width, world.depth).difference(world.land)
 
 
+@lru_cache(maxsize=16)
 def replacement_area(world: Map, config: RulesConfig) -> Polygon:
     """Return where a ship that left the board may be put back: the sea, or the whole board (R19, D13)."""
     h = config.die_size / 2
     return sea(world, config.die_size) if config.off_board == "nearest_sea" else box(h, h, world.width - h,
                                                                                     world.depth - h)
+
+
+@lru_cache(maxsize=16)
+def replacement_room(world: Map, config: RulesConfig) -> Polygon:
+    """Return the replacement area grown by 0.1 um, so points on its edge count as inside (R19, D13)."""
+    return replacement_area(world, config).buffer(1e-7)
 
 
 def replacement_point(rest: tuple[float, float], start: tuple[float, float], world: Map,

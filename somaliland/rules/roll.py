@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from physics import Pose, RollResult
 from somaliland.map.model import Map
-from somaliland.rules.accidents import crash, is_aground, replacement_area, replacement_point
+from somaliland.rules.accidents import crash, is_aground, replacement_point, replacement_room
 from somaliland.rules.arrival import in_destination
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.errors import IllegalActionError, RollMismatchError
@@ -37,7 +37,7 @@ def _put_back(name: str, rest: tuple[float, float], before: tuple[float, float],
     """Return where a die that left the board is set down: D13's point, moved clear of other dice (R19)."""
     at = replacement_point(rest, before, world, config)
     others = [s.pose.position[:2] for s in ships.values() if s.pose is not None and s.id != name]
-    area = None if config.off_board == "move_start" else replacement_area(world, config).buffer(1e-7)
+    area = None if config.off_board == "move_start" else replacement_room(world, config)
     return free_spot(at, others, config.die_size, area)
 
 
