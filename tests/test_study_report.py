@@ -67,3 +67,15 @@ def test_report_labels_a_pilot(tmp_path):
 def test_report_of_a_folder_that_is_not_a_study_is_a_one_line_error(tmp_path, capsys):
     assert main(["study", "report", str(tmp_path)]) == 2
     assert "expected a study results folder" in capsys.readouterr().err
+
+
+def test_report_warns_when_games_come_from_different_code_versions(tmp_path):
+    path = tiny_study(tmp_path, games=2, sweep="")
+    run_study(load_study(path), path.read_text(), tmp_path / "out", local_executors(1), 1, progress=False)
+    (part,) = (tmp_path / "out" / "games").glob("*.parquet")
+    games = pd.read_parquet(part)
+    games.loc[0, "code"] = "0123456789ab"  # as if the source changed between two runs of the study
+    games.to_parquet(part, index=False)
+    assert main(["study", "report", str(tmp_path / "out")]) == 0
+    assert "**Mixed code versions**: these games were played by 2 versions" in (tmp_path / "out" / "report.md").read_text()
+

@@ -41,6 +41,7 @@ def test_every_game_gives_one_row_per_seat(finished):
     winners = games.set_index(["cell", "game"]).n_winners.sort_index()
     assert (players.groupby(["cell", "game"]).winner.sum() == winners).all()
     assert read_table(out, "errors").empty
+    assert games.code.str.fullmatch("[0-9a-f]{12}").all() and games.code.nunique() == 1  # one code version
 
 
 def test_game_seeds_follow_the_documented_scheme(finished):

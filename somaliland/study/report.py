@@ -109,6 +109,10 @@ def _conclusions(study, t, cells: list[tuple[str, Balance]]) -> list[str]:
            f"({', '.join(str(b.games) for _, b in cells)} per cell)"
            + (f"; {len(errors)} more {'game' if len(errors) == 1 else 'games'} raised an error "
               f"(listed under The run, with seeds)." if len(errors) else "; no game raised an error.")]
+    if "code" in games and games.code.nunique() > 1:
+        counts = ", ".join(f"{code} ({n} games)" for code, n in games.code.value_counts().items())
+        out.append(f"**Mixed code versions**: these games were played by {games.code.nunique()} versions of the "
+                   f"simulator's source ({counts}); differences between cells may be differences between versions.")
     unfair = [(label, b) for label, b in cells if b.advantage_p1_p < 0.05]
     if unfair:
         out += [f"First-player advantage is significant in {label}: P1 wins {_pct(b.advantage_p1)} "

@@ -73,7 +73,7 @@ def play_task(task: GameTask) -> GameOutcome:
         result = play_game(task.setup, world, _roller(), policy_factory(task.factory))
         tables = game_tables(result.events, world)
         cpu = time.process_time() - t0
-        tables["games"][0].update(status="ok", cpu_s=cpu, worker=worker)
+        tables["games"][0].update(status="ok", cpu_s=cpu, worker=worker, code=code_version())
         for row in tables["players"]:
             row["skill"] = task.skills[row["seat"]]
         for name, rows in tables.items():
@@ -85,6 +85,24 @@ def play_task(task: GameTask) -> GameOutcome:
         tables = {"errors": [{**ident, **dict(task.columns), "error": type(error).__name__, "message": str(error),
                               "traceback": "".join(traceback.format_exception(error)[-6:])}]}
     return GameOutcome(task.cell, task.game, seed, ok, tables, cpu, worker)
+
+
+def code_version() -> str:
+    """Return a short hash of the simulator's source (somaliland/ and physics/), to tell code versions apart."""
+    cached = getattr(_LOCAL, "code", None)
+    if cached is None:
+        import hashlib
+        from pathlib import Path
+
+        import somaliland
+
+        root = Path(somaliland.__file__).resolve().parents[1]
+        digest = hashlib.sha256()
+        for path in sorted(p for d in ("somaliland", "physics") for p in (root / d).rglob("*")
+                           if p.suffix in (".py", ".toml", ".json") and "__pycache__" not in p.parts):
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+        cached = _LOCAL.code = digest.hexdigest()[:12]
+    return cached
 
 
 def _roller():
