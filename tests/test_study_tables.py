@@ -69,8 +69,18 @@ def test_player_rows():
             green["collisions_caused"], green["taken_half"]) == (0, True, 1.0, 1, 1, 1, 1)
 
 
-def test_contract_rows_take_their_round_from_the_deal_not_the_scoring_line():
-    aden, africa = game_tables(record(), WORLD)["contracts"]
+def relabelled():
+    """The same record with scoring lines labelled with the round they end (the engine's labelling since d32713a)."""
+    events = record()
+    for e in events:
+        if e["kind"] in ("fulfilled", "failed", "round_end"):
+            e["round"] -= 1
+    return events
+
+
+@pytest.mark.parametrize("events", [record(), relabelled()], ids=["next-round-labels", "own-round-labels"])
+def test_contract_rows_take_their_round_from_the_deal_not_the_scoring_line(events):
+    aden, africa = game_tables(events, WORLD)["contracts"]
     assert aden == {"round": 1, "seat": 0, "card": "30N", "value": 30, "direction": "north", "route": "somalia",
                     "full_route": True, "ships": 2, "displacement": 30, "fulfilled": True, "points": 30.0,
                     "captures": 1, "ransom": 4.0, "strategy": "bold"}
