@@ -202,8 +202,11 @@ def _route_conclusions(contracts) -> list[str]:
             sel = frame[frame.players == k]
             rates = "; ".join(f"{name}: {_pct(g.fulfilled.mean())} fulfilled, {_pct((g.ships == 0).mean())} sent "
                               f"no ship" for name, g in sel.groupby("route_kind"))
+            unsailed = [name for name, g in sel.groupby("route_kind") if (g.ships == 0).mean() > 0.5]
+            caveat = (f" **Not a route comparison**: most {' and '.join(unsailed)} contracts were sent no ship, so "
+                      f"they score 0 and pay no ransom by construction." if unsailed else "")
             out.append(f"Safe route, {k} players (net points Africa minus Aden per contract): "
-                       + "; ".join(parts) + f". Behind it: {rates}.")
+                       + "; ".join(parts) + f". Behind it: {rates}.{caveat}")
     return out
 
 
