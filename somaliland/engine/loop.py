@@ -123,10 +123,13 @@ class _Game:
         self.state = take_contracts(self.state, draft)
 
     def plan(self) -> None:
-        for seat in range(self.state.players):
-            if not self.state.held[seat]:
+        """Every player plans at once (R8): each sees the state after the draft, not the others' plans,
+        so no seat learns from another's choice (planning in seat order let later seats exploit it)."""
+        before = self.state
+        for seat in range(before.players):
+            if not before.held[seat]:
                 continue
-            plans = self.policies[seat].plan(self.table(seat), self.rng)
+            plans = self.policies[seat].plan(Table(before, self.world, self.config, seat), self.rng)
             self.state = apply_plans(self.state, seat, plans, self.world, self.config)
             self.emit("plan", seat=seat, plans=[plan_json(p) for p in plans])
 
