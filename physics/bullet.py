@@ -171,6 +171,19 @@ class BulletRoller:
         return _Roll(self._p, self.settings, scene, thrown, throw).run()
 
 
+def below_board(board: Board, spec: DieSpec, position, orientation: Quaternion) -> bool:
+    """Return True if a die lies wholly over the board yet its lowest point is more than 1 mm under its top.
+
+    A die straddling the board's edge (tipped over it onto the table, its centre still above the
+    board) reaches below the top legitimately, so only dice whose bounding sphere lies inside the
+    edges are judged. Relief only raises the floor, so the board's top is the floor to hold.
+    """
+    x, y, z = position
+    r = spec.bounding_radius
+    inside = r <= x <= board.width - r and r <= y <= board.depth - r
+    return inside and z - lowest_point_offset(spec, orientation) < -BELOW_BOARD_TOLERANCE
+
+
 def _check_resting(dice: list[PlacedDie], board: Board) -> None:
     """Raise PhysicsInputError if a resting die lies below the board or two resting dice overlap."""
     if not dice:
@@ -482,10 +495,8 @@ class _Roll:
         pos, q = self.poses[i][-1]
         face, tilt = face_up(q), tilt_deg(q)
         spec = self.dice[i].spec
-        if self.state[i] != FELL and self.board.contains(pos[0], pos[1]):
-            floor = self.board.relief_height(pos[0], pos[1]) if self.board.relief else 0.0
-            if pos[2] - lowest_point_offset(spec, q) < floor - BELOW_BOARD_TOLERANCE:
-                raise PhysicsError(f"die {self.dice[i].name!r} ended below the board surface at z={pos[2]:.5f} m")
+        if self.state[i] != FELL and below_board(self.board, spec, pos, q):
+            raise PhysicsError(f"die {self.dice[i].name!r} ended below the board surface at z={pos[2]:.5f} m")
         fell = self.state[i] == FELL  # caught in mid-fall: its tilt says nothing
         return DieRest(self.dice[i].name, tuple(pos), tuple(q), face, spec.faces[face], tilt,
                        not fell and tilt > self.s.cocked_deg)

@@ -78,3 +78,15 @@ def test_overlapping_resting_dice_are_rejected(roller):
                         PlacedDie("b", spec, Pose.resting(spec, 0.505, 0.5))))
     with pytest.raises(PhysicsInputError, match="'a' and 'b'.*do not overlap"):
         roller.roll(scene, Throw("d", (0.3, 0.3)))
+
+
+def test_a_die_straddling_the_board_edge_is_not_below_the_board():
+    from scipy.spatial.transform import Rotation
+
+    from physics.bullet import below_board
+
+    spec, board = DieSpec(), Board()
+    tipped = tuple(Rotation.from_euler("y", 25, degrees=True).as_quat())
+    assert not below_board(board, spec, (board.width - 0.002, 0.4, 0.007), tipped)  # over the edge
+    assert below_board(board, spec, (0.4, 0.4, 0.006), tipped)  # sunk 3 mm in the middle of the board
+    assert not below_board(board, spec, (0.4, 0.4, 0.008), (0, 0, 0, 1))  # resting flat
