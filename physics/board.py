@@ -50,11 +50,6 @@ class Board:
         """Return True if the point (x, y) lies on the board (edges included)."""
         return 0.0 <= x <= self.width and 0.0 <= y <= self.depth
 
-    def on_table(self, x: float, y: float) -> bool:
-        """Return True if the point (x, y) lies over the table (board included)."""
-        m = self.table_margin
-        return -m <= x <= self.width + m and -m <= y <= self.depth + m
-
     @property
     def table_top(self) -> float:
         """Return the height of the table's top surface (the board's underside)."""

@@ -17,13 +17,12 @@ import os
 from contextlib import contextmanager
 
 import numpy as np
-from scipy.spatial.transform import Rotation
 
 
 def push_face_up(orientation: Quaternion, heading: float, quarters: int) -> int:
     """Return the face a push of `quarters` quarter turns along heading should leave up."""
     q = push_orientation(orientation, heading)
-    normals = Rotation.from_quat(q).apply(FACE_AXES)
+    normals = world_face_normals(q)
     if quarters % 2 == 0:
         return face_up(q) if quarters % 4 == 0 else face_down(q)
     ahead = np.array([math.cos(heading), math.sin(heading), 0.0])
@@ -63,14 +62,16 @@ with _quiet_stdout():
 
 from physics.board import Board, prism_mesh
 from physics.dice import (
-    FACE_AXES,
     DieSpec,
     Quaternion,
     face_down,
     face_up,
     lowest_point_offset,
+    quaternion_product,
+    rotation_matrix,
     square_up,
     tilt_deg,
+    world_face_normals,
 )
 from physics.errors import PhysicsError, PhysicsInputError
 from physics.result import Contact, DiePath, DieRest, OffBoard, RollResult, TipOver
@@ -98,7 +99,7 @@ def critical_tip_rate(spec: DieSpec, orientation: Quaternion, heading: float) ->
 
 def _pivot_arm(spec: DieSpec, orientation: Quaternion, heading: float) -> tuple[np.ndarray, np.ndarray]:
     """Return (centre minus leading bottom edge, tipping axis) for a die tipped along heading."""
-    rot = Rotation.from_quat(orientation).as_matrix()
+    rot = rotation_matrix(orientation)
     half = np.array(spec.half_extents)
     ahead = np.array([math.cos(heading), math.sin(heading), 0.0])
     forward = float(np.abs(ahead @ rot) @ half)
@@ -110,7 +111,7 @@ def _inertia_about(spec: DieSpec, orientation: Quaternion, axis: np.ndarray) -> 
     """Return the die's moment of inertia about an axis through its centre."""
     x, y, z = spec.size
     body = spec.mass / 12 * np.diag([y * y + z * z, x * x + z * z, x * x + y * y])
-    rot = Rotation.from_quat(orientation).as_matrix()
+    rot = rotation_matrix(orientation)
     return float(axis @ rot @ body @ rot.T @ axis)
 
 
@@ -125,13 +126,12 @@ def push_velocities(spec: DieSpec, orientation: Quaternion, heading: float,
 def push_orientation(orientation: Quaternion, heading: float) -> Quaternion:
     """Return the die squared onto a face and turned about the vertical so a face looks along heading."""
     flat = square_up(orientation)
-    normals = Rotation.from_quat(flat).apply(FACE_AXES)
+    normals = world_face_normals(flat)
     horizontal = [i for i in range(6) if abs(normals[i, 2]) < 0.5]
     ahead = np.array([math.cos(heading), math.sin(heading), 0.0])
     best = max(horizontal, key=lambda i: float(normals[i] @ ahead))
     yaw = heading - math.atan2(normals[best, 1], normals[best, 0])
-    q = (Rotation.from_euler("z", yaw) * Rotation.from_quat(flat)).as_quat()
-    return tuple(float(c) for c in q)  # type: ignore[return-value]
+    return quaternion_product((0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2)), flat)
 
 
 class BulletRoller:

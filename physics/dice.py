@@ -90,11 +90,6 @@ def tilt_deg(orientation: Quaternion) -> float:
     return math.degrees(math.acos(min(1.0, max(-1.0, z))))
 
 
-def opposite(face: int) -> int:
-    """Return the index of the face opposite the given one."""
-    return face ^ 1
-
-
 def lowest_point_offset(spec: DieSpec, orientation: Quaternion) -> float:
     """Return how far the die's lowest corner lies below its centre."""
     return float(np.abs(rotation_matrix(orientation)[2, :]) @ np.array(spec.half_extents))

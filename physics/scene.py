@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from physics.board import Board
 from physics.dice import IDENTITY, DieSpec, Quaternion, resting_orientation
-from physics.errors import PhysicsInputError, check_finite, check_vector
+from physics.errors import PhysicsInputError, check_vector
 from physics.materials import Materials
 
 Vec3 = tuple[float, float, float]
@@ -71,7 +71,3 @@ class Scene:
         rest = tuple(d for d in self.dice if d.name != die.name)
         return Scene(self.board, rest + (die,), self.materials)
 
-
-def check_time(name: str, value: float) -> float:
-    """Return a validated duration in seconds."""
-    return check_finite(name, value, 0.0, 3600.0, unit=" s")

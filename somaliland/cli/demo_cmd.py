@@ -30,8 +30,9 @@ def demo_scene_and_throw(seed: int):
 
     rng = make_rng(seed)
     board = default_board()
-    layouts = {"6": (1, 1, 1, 1, 1, 1), "8": (1, 1, 1, 1, 2, 2), "12": (2, 2, 2, 2, 2, 2),
-               "18": (3, 3, 3, 3, 3, 3), "24": (4, 4, 4, 4, 4, 4)}
+    from somaliland.rules.fleet import DEFAULT_FLEET
+
+    layouts = {str(ship.displacement): ship.faces for ship in DEFAULT_FLEET}  # D1, by pips
     cx, cy = board.width / 2, board.depth / 2
     dice = []
     for k, (colour, pips) in enumerate([("blue", "12"), ("green", "18"), ("yellow", "8"), ("blue", "24"),

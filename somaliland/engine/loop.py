@@ -12,7 +12,7 @@ launching phase for ships not yet sailed, then the pirates seize again; the roun
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,9 +200,4 @@ def play_game(setup: GameSetup, world: Map, roller: Roller, factory: PolicyFacto
         IllegalActionError: a player attempted an illegal action (a bug in that strategy).
     """
     return _Game(setup, world, roller, factory, sink).play()
-
-
-def iter_throws(events: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Yield the throw lines of a record."""
-    return (e for e in events if e["kind"] == "throw")
 
