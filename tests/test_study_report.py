@@ -43,7 +43,8 @@ def test_report_writes_markdown_and_figures(tmp_path):
     assert main(["study", "report", str(tmp_path / "out"), "-o", str(output)]) == 0
     text = output.read_text()
     assert text.startswith("# Study tiny: report") and text.index("## Conclusions") < text.index("## Figures")
-    assert "Rests on 6 games in 2 cells" in text and "Throw skill, 2 players: each +0.1 of seat 0's skill" in text
+    assert "Rests on 6 games in 2 cells" in text and text.index("## Answer") < text.index("## Conclusions")
+    assert "**2 players: dexterity" in text and "**Who played**" in text
     pngs = sorted(p.name for p in (tmp_path / "rep" / "figures").glob("*.png"))
     assert {"win_rate_by_order.png", "skill_seat0.png", "game_length.png", "routes_by_value.png"} <= set(pngs)
     for name in pngs:

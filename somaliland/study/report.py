@@ -11,10 +11,9 @@ import re
 from pathlib import Path
 
 from somaliland.study import figures
-from somaliland.study.stats import Balance, balance, difference_ci, fair_balance, slope_ci
+from somaliland.study.answers import answers, identical_seats, skill_columns
+from somaliland.study.stats import Balance, balance, fair_balance
 from somaliland.study.store import read_table, study_of
-
-MIN_PER_SIDE = 10  # contracts per route and value band before the two routes are compared
 
 
 def write_report(results: str | Path, output: str | Path, title: str | None = None) -> list[Path]:
@@ -42,7 +41,7 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
     draw("Win rate by seat", "win_rate_by_seat", figures.win_rate_by, players, "seat", "seat",
          note="Seats are fixed colours (seat 0 red); turn order is drawn per game (D4), so between identical "
               "players every seat should win its fair share.")
-    for column, seat in _skill_sweeps(players):
+    for column, seat in skill_columns(players):
         draw(f"Win rate against seat {seat}'s throw skill", f"skill_seat{seat}", figures.win_rate_by_skill,
              players, column, seat)
     draw("Score distributions by strategy", "scores_by_strategy", figures.scores_by_strategy, players)
@@ -61,6 +60,9 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
                   f"({study.games_per_cell} per cell). Conclusions are provisional.", ""]
     if study.question:
         lines += [f"**Question.** {study.question}", ""]
+    answer = answers(t)
+    if answer:
+        lines += ["## Answer", "", *[f"- {a}" for a in answer], ""]
     lines += ["## Conclusions", ""]
     lines += [f"- {c}" for c in _conclusions(study, t, cells)]
     lines += ["", "Confidence: intervals are 95% (Wilson for win rates, normal for means); *significant* means "
@@ -84,17 +86,6 @@ def _balances(players, games) -> list[tuple[str, Balance]]:
     for cell, label in games[["cell", "cell_label"]].drop_duplicates().sort_values("cell").itertuples(index=False):
         out.append((label, balance(players[players.cell == cell], games[games.cell == cell])))
     return out
-
-
-def _seats_differ(players) -> bool:
-    if players.empty:
-        return False
-    per_game = players.groupby(["cell", "game"])
-    return bool((per_game.strategy.nunique() > 1).any() or (per_game.skill.nunique() > 1).any())
-
-
-def _skill_sweeps(players) -> list[tuple[str, int]]:
-    return [(c, int(m.group(1))) for c in players.columns if (m := re.fullmatch(r"seat(\d)_skill", c))]
 
 
 def _pct(x: float) -> str:
@@ -141,18 +132,6 @@ def _conclusions(study, t, cells: list[tuple[str, Balance]]) -> list[str]:
     else:
         out.append(f"Games last {cells[0][1].duration:.0f} ± {cells[0][1].duration_sd:.0f} throws.")
     out += _seat_conclusions(players)
-    out += _route_conclusions(t["contracts"])
-    for column, seat in _skill_sweeps(players):
-        for k, rows in players[players.seat == seat].groupby("players"):
-            b, lo, hi = slope_ci(rows[column], rows.win_share)
-            if math.isnan(b):
-                continue
-            low, high = rows[column].min(), rows[column].max()
-            verdict = "significant" if lo > 0 or hi < 0 else "not significant at 5%"
-            out.append(f"Throw skill, {k} players: each +0.1 of seat {seat}'s skill changes its win rate by "
-                       f"{100 * b / 10:+.1f} points [{100 * lo / 10:+.1f}, {100 * hi / 10:+.1f}] ({verdict}); it wins "
-                       f"{_pct(rows[rows[column] == low].win_share.mean())} at skill {low:g} and "
-                       f"{_pct(rows[rows[column] == high].win_share.mean())} at {high:g} (fair share {_pct(1 / k)}).")
     return out
 
 
@@ -162,7 +141,7 @@ def _seat_conclusions(players) -> list[str]:
 
     out = []
     for (cell, label), rows in players.groupby(["cell", "cell_label"]):
-        if _seats_differ(rows):
+        if not identical_seats(rows):
             continue
         wins = rows.groupby("seat").win_share.sum()
         if wins.sum() < 5 * len(wins):
@@ -174,39 +153,6 @@ def _seat_conclusions(players) -> list[str]:
             out.append(f"**The seat decides, though the players are identical**, in {label}: {rates} "
                        f"(χ² test of equal rates, p = {p:.2g}). Turn order is random, so an asymmetry this large "
                        f"points to a strategy or rules bug tied to the seat, not to a balance property.")
-    return out
-
-
-def _route_conclusions(contracts) -> list[str]:
-    if contracts.empty or contracts.full_route.nunique() < 2:
-        return []
-    frame = figures.route_value(contracts)
-    out = []
-    for k in sorted(frame.players.unique()):
-        better, worse, unclear = [], [], []
-        for band in frame.band.cat.categories:
-            sel = frame[(frame.players == k) & (frame.band == band)]
-            africa, aden = sel[~sel.full_route].net, sel[sel.full_route].net
-            if min(len(africa), len(aden)) < MIN_PER_SIDE:
-                continue
-            d, lo, hi = difference_ci(africa, aden)
-            (better if lo > 0 else worse if hi < 0 else unclear).append(f"{band} ({d:+.1f} [{lo:+.1f}, {hi:+.1f}])")
-        if better or worse or unclear:
-            parts = []
-            if better:
-                parts.append(f"Africa is worth more for values {', '.join(better)}")
-            if worse:
-                parts.append(f"Aden is worth more for values {', '.join(worse)}")
-            if unclear:
-                parts.append(f"no significant difference for {', '.join(unclear)}")
-            sel = frame[frame.players == k]
-            rates = "; ".join(f"{name}: {_pct(g.fulfilled.mean())} fulfilled, {_pct((g.ships == 0).mean())} sent "
-                              f"no ship" for name, g in sel.groupby("route_kind"))
-            unsailed = [name for name, g in sel.groupby("route_kind") if (g.ships == 0).mean() > 0.5]
-            caveat = (f" **Not a route comparison**: most {' and '.join(unsailed)} contracts were sent no ship, so "
-                      f"they score 0 and pay no ransom by construction." if unsailed else "")
-            out.append(f"Safe route, {k} players (net points Africa minus Aden per contract): "
-                       + "; ".join(parts) + f". Behind it: {rates}.{caveat}")
     return out
 
 

@@ -1,0 +1,230 @@
+"""The answer a study report opens with: the designers' question, answered from the results, with confidence.
+
+Which answers apply is read off the results, not declared in the study file:
+
+- rounds: a player count played with more than one number of rounds (R23) -> which number to play;
+- skill: a `seatN_skill` sweep -> how far a player's throw skill moves their win rate;
+- routes: contracts sailed on both routes -> by player count and contract value, which route nets more (R8);
+- seats: identical players at every seat, and none of the above -> the first-player advantage (R7).
+
+Every report also says who played the games (`players_context`): the answers describe the game *as the
+built-in AI players play it*, and how well they play (contracts fulfilled, throws aground, routes sailed)
+is part of what a designer must know before trusting an answer.
+
+All functions are pure: pandas tables in, Markdown bullet texts out. Intervals are 95%: Wilson for win
+rates, Welch normal for differences of means, the normal interval of a least-squares slope.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from somaliland.study.stats import balance, difference_ci, fair_balance, slope_ci, wilson
+
+MIN_PER_SIDE = 10  # sailed contracts per route and value band before two routes are compared
+ALPHA = 0.05
+
+
+def _pct(x: float) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def _ci(lo: float, hi: float) -> str:
+    return f"[{_pct(lo)}, {_pct(hi)}]"
+
+
+def _positions_p(rows, k: int) -> float:
+    """Return the χ² p-value of 'every turn position of round 1 wins equally often' in one cell."""
+    from scipy.stats import chisquare
+
+    wins = rows.groupby("order").win_share.sum().reindex(range(k), fill_value=0.0).to_numpy()
+    if wins.sum() < 5 * k:
+        return math.nan
+    return float(chisquare(wins).pvalue)
+
+
+def skill_columns(players) -> list[tuple[str, int]]:
+    """Return the swept seat-skill columns of a players table, as (column, seat)."""
+    return [(c, int(m.group(1))) for c in players.columns if (m := re.fullmatch(r"seat(\d)_skill", c))]
+
+
+def identical_seats(players) -> bool:
+    """Return True when, in every game, all seats play the same strategy with the same skill."""
+    if players.empty:
+        return False
+    per_game = players.groupby(["cell", "game"])
+    return not bool((per_game.strategy.nunique() > 1).any() or (per_game.skill.nunique() > 1).any())
+
+
+def answers(tables: dict) -> list[str]:
+    """Return the answer bullets that apply to these results (see the module docstring), context last."""
+    players, games, contracts = tables["players"], tables["games"], tables["contracts"]
+    if games.empty:
+        return []
+    out = rounds_answer(players, games)
+    for column, seat in skill_columns(players):
+        out += skill_answer(players, column, seat)
+    out += routes_answer(contracts)
+    if not out and identical_seats(players):
+        out += seats_answer(players, games)
+    return out + players_context(players, contracts)
+
+
+def rounds_answer(players, games) -> list[str]:
+    """R23: for a player count played with several numbers of rounds, recommend one.
+
+    A number of rounds is a candidate when its turn positions win equally often (χ², p ≥ 0.05); among the
+    candidates the recommendation is the one whose throws per player come closest to those of the other
+    player counts in the study (the games as designed), so that a game is as long for each player.
+    """
+    out = []
+    for k, kgames in games.groupby("players"):
+        if kgames.rounds.nunique() < 2:
+            continue
+        refs = games[games.players != k]
+        ref_pp = (refs.throws / refs.players).mean() if len(refs) else math.nan
+        rows = []
+        for r, g in kgames.groupby("rounds"):
+            p = players[(players.players == k) & (players.rounds == r)]
+            b = balance(p, g)
+            rows.append({"rounds": int(r), "b": b, "p": _positions_p(p, int(k)), "per_player": b.duration / k,
+                         "fair": fair_balance(b.games, int(k))})
+        fair = [row for row in rows if not (row["p"] < ALPHA)]
+        pool = fair or rows
+        if math.isnan(ref_pp):
+            best = max(pool, key=lambda row: row["b"].balance)
+            why = "the highest Balance (there are no other player counts to compare lengths with)"
+        else:
+            best = min(pool, key=lambda row: abs(row["per_player"] - ref_pp))
+            why = (f"its {best['per_player']:.1f} throws per player come closest to the "
+                   f"{ref_pp:.1f} of the {', '.join(str(int(n)) for n in sorted(refs.players.unique()))}-player "
+                   f"games as designed")
+        unfair = [row for row in rows if row["p"] < ALPHA]
+        verdict = ("no number of rounds shows a turn-order effect (χ² of equal win rates by turn position, p ≥ 0.05 "
+                   "in each)" if not unfair else
+                   "turn order matters with " + ", ".join(f"{row['rounds']} rounds (p = {row['p']:.2g})"
+                                                          for row in unfair))
+        detail = "; ".join(
+            f"{row['rounds']} rounds: P1 {_pct(row['b'].advantage_p1)} {_ci(*row['b'].advantage_p1_ci)}, "
+            f"Balance {row['b'].balance:.2f} (fair game ≈ {row['fair']:.2f}), {row['b'].duration:.0f} throws, "
+            f"LeadChange {row['b'].lead_change:.2f}, spread {row['b'].spread:.0f} points, {row['b'].games} games"
+            for row in rows)
+        out.append(f"**{k} players: play {best['rounds']} rounds.** Balance: {verdict}. Chosen because {why}. "
+                   f"Per number of rounds — {detail}.")
+        equal_starts = [row["rounds"] for row in rows if row["rounds"] % k == 0]
+        if equal_starts:
+            out.append(f"With {' or '.join(str(r) for r in equal_starts)} rounds every one of the {k} players starts "
+                       f"the same number of rounds (R7); the turn-position rates above measure whether starting "
+                       f"more often matters at all.")
+    return out
+
+
+def skill_answer(players, column: str, seat: int) -> list[str]:
+    """How much dexterity decides: seat `seat`'s win rate against its throw skill, per player count."""
+    out = []
+    rows_all = players[players.seat == seat]
+    for k, rows in rows_all.groupby("players"):
+        b, lo, hi = slope_ci(rows[column], rows.win_share)
+        if math.isnan(b):
+            continue
+        levels = []
+        for level, g in rows.groupby(column):
+            n = len(g)
+            levels.append(f"{level:g}: {_pct(g.win_share.mean())} {_ci(*wilson(g.win_share.sum(), n))} ({n} games)")
+        fair = 1 / k
+        lowest, highest = rows[column].min(), rows[column].max()
+        low_rate = rows[rows[column] == lowest].win_share.mean()
+        high_rate = rows[rows[column] == highest].win_share.mean()
+        strength = ("decides strongly" if high_rate - low_rate >= 0.5 else
+                    "matters" if lo > 0 else "is not shown to matter")
+        others = players[(players.seat != seat) & (players.players == k)].skill
+        against = f" against opponents of skill {others.iloc[0]:g}" if others.nunique() == 1 else ""
+        out.append(f"**{k} players: dexterity {strength}.** Seat {seat}'s win rate{against} goes from "
+                   f"{_pct(low_rate)} at skill {lowest:g} to {_pct(high_rate)} at {highest:g} (fair share "
+                   f"{_pct(fair)}); each +0.1 of skill adds {100 * b / 10:+.1f} points [{100 * lo / 10:+.1f}, "
+                   f"{100 * hi / 10:+.1f}]. By skill — {'; '.join(levels)}.")
+    return out
+
+
+def route_table(contracts):
+    """Return sailed contracts (at least one ship sent) with value band and net points (points − ransoms)."""
+    from somaliland.study.figures import route_value
+
+    if contracts.empty:
+        return contracts
+    frame = route_value(contracts)
+    return frame[frame.ships > 0]
+
+
+def routes_answer(contracts) -> list[str]:
+    """R8: by player count and contract value band, does a contract sailed around Africa net more than via Aden?"""
+    frame = route_table(contracts)
+    if frame.empty or frame.full_route.nunique() < 2:
+        return []
+    out = []
+    for k in sorted(frame.players.unique()):
+        sel = frame[frame.players == k]
+        verdicts = []
+        for band in frame.band.cat.categories:
+            b = sel[sel.band == band]
+            africa, aden = b[~b.full_route].net, b[b.full_route].net
+            if min(len(africa), len(aden)) < MIN_PER_SIDE:
+                continue
+            d, lo, hi = difference_ci(africa, aden)
+            word = "Africa" if lo > 0 else "Aden" if hi < 0 else "either (no significant difference)"
+            verdicts.append(f"{band}: {word}, {d:+.1f} [{lo:+.1f}, {hi:+.1f}]")
+        if not verdicts:
+            continue
+        routes = "; ".join(
+            f"{name}: {len(g)} contracts, {_pct(g.fulfilled.mean())} fulfilled, {g.ransom.mean():.1f} ransom each, "
+            f"{g.net.mean():+.1f} net each" for name, g in sel.groupby("route_kind"))
+        out.append(f"**{k} players, net points of Africa minus Aden per sailed contract, by value** — "
+                   f"{'; '.join(verdicts)}. Behind it: {routes}.")
+    if out:
+        who = contracts[contracts.ships > 0].groupby("full_route").strategy.agg(lambda s: ", ".join(sorted(set(s))))
+        if len(who) == 2 and who[True] != who[False]:
+            out.append(f"The routes were sailed by different strategies (Africa: {who[False]}; Aden: {who[True]}), "
+                       f"which also aim differently, so each difference is route and strategy together.")
+    return out
+
+
+def seats_answer(players, games) -> list[str]:
+    """R7: between identical players, the first player's win rate per cell, with the largest plausible edge."""
+    out = []
+    for cell, g in games.groupby("cell"):
+        p = players[players.cell == cell]
+        k = int(g.players.iloc[0])
+        b = balance(p, g)
+        lo, hi = b.advantage_p1_ci
+        fair = 1 / k
+        bound = max(abs(lo - fair), abs(hi - fair))
+        pos_p = _positions_p(p, k)
+        if b.advantage_p1_p < ALPHA:
+            head = f"the first player wins {'more' if b.advantage_p1 > fair else 'less'} than a fair share"
+        else:
+            head = f"no first-player advantage detected; any edge is under {100 * bound:.1f} points"
+        out.append(f"**{g.cell_label.iloc[0]}: {head}.** P1 (first in round 1) wins {_pct(b.advantage_p1)} "
+                   f"{_ci(lo, hi)} of {b.games} games against a fair {_pct(fair)} (binomial p = "
+                   f"{b.advantage_p1_p:.2g}); win rate by turn position {' / '.join(_pct(r) for r in b.win_rates)} "
+                   f"(χ² p = {pos_p:.2g}); Balance {b.balance:.3f} (a fair game shows about "
+                   f"{fair_balance(b.games, k):.3f} at this sample size).")
+    return out
+
+
+def players_context(players, contracts) -> list[str]:
+    """Who played: per strategy, contracts fulfilled, routes sailed, throws aground, points and ransom per game."""
+    if players.empty:
+        return []
+    parts = []
+    sailed = contracts[contracts.ships > 0] if not contracts.empty else contracts
+    for name, rows in players.groupby("strategy"):
+        taken, done = rows.taken.sum(), rows.fulfilled.sum()
+        mine = sailed[sailed.strategy == name] if len(sailed) else sailed
+        aden = mine.full_route.mean() if len(mine) else math.nan
+        aground = rows.groundings.sum() / rows.throws.sum() if rows.throws.sum() else math.nan
+        parts.append(f"{name} fulfils {_pct(done / taken if taken else math.nan)} of {int(taken)} contracts taken, "
+                     f"sails {_pct(aden)} of them through Aden, runs aground on {_pct(aground)} of throws, and "
+                     f"scores {rows.points.mean():+.1f} points a game after {rows.ransom.mean():.1f} ransom")
+    return ["**Who played**: these answers describe the game as the built-in AI players play it. "
+            + "; ".join(parts) + "."]

@@ -1,0 +1,94 @@
+"""The answer a report opens with, from hand-built results tables whose answer is known."""
+
+import numpy as np
+import pandas as pd
+
+from somaliland.study.answers import answers, rounds_answer, routes_answer, seats_answer, skill_answer
+
+
+def _cell(cell, k, rounds, n, p1_wins, throws, label=None, strategy="ev", skill=0.75, extra=None):
+    """n games of k identical players; the first player (order 0) wins p1_wins of them, the others share the rest."""
+    players, games = [], []
+    for g in range(n):
+        winner = 0 if g < p1_wins else 1 + g % (k - 1)
+        for seat in range(k):
+            order = (seat + g) % k
+            row = {"cell": cell, "game": g, "cell_label": label or f"players={k}, rounds={rounds}", "players": k,
+                   "rounds": rounds, "seat": seat, "order": order, "strategy": strategy, "skill": skill,
+                   "win_share": float(order == winner), "points": 10.0, "ransom": 2.0, "taken": 2, "fulfilled": 1,
+                   "groundings": 1, "throws": throws // k}
+            row.update(extra or {})
+            players.append(row)
+        games.append({"cell": cell, "game": g, "cell_label": label or f"players={k}, rounds={rounds}", "players": k,
+                      "rounds": rounds, "throws": throws, "lead_change": 0.3, "spread": 20.0, "n_winners": 1})
+    return pd.DataFrame(players), pd.DataFrame(games)
+
+
+def _concat(*cells):
+    return (pd.concat([c[0] for c in cells], ignore_index=True), pd.concat([c[1] for c in cells], ignore_index=True))
+
+
+def test_rounds_answer_R23_recommends_the_fair_rounds_closest_in_length_to_the_designed_games():
+    # 3 players: 3 rounds fair but short, 4 rounds unfair (P1 wins 70%), 6 rounds fair and as long per player
+    # as the 2- and 4-player games (30 throws each)
+    players, games = _concat(_cell(0, 3, 3, 300, 100, 45), _cell(1, 3, 4, 300, 210, 60),
+                             _cell(2, 3, 6, 300, 100, 90), _cell(3, 2, 4, 300, 150, 60), _cell(4, 4, 4, 300, 75, 120))
+    (head, starts) = rounds_answer(players, games)
+    assert head.startswith("**3 players: play 6 rounds.**")
+    assert "turn order matters with 4 rounds" in head and "30.0 throws per player" in head
+    assert "With 3 or 6 rounds every one of the 3 players starts the same number of rounds (R7)" in starts
+
+
+def test_rounds_answer_is_silent_without_a_rounds_sweep():
+    players, games = _concat(_cell(0, 2, 4, 50, 25, 40), _cell(1, 4, 4, 50, 12, 100))
+    assert rounds_answer(players, games) == []
+
+
+def test_seats_answer_R7_finds_a_first_player_advantage_and_bounds_a_fair_one():
+    players, games = _concat(_cell(0, 2, 4, 1000, 600, 40, label="players=2"),
+                             _cell(1, 4, 4, 1000, 250, 100, label="players=4"))
+    two, four = seats_answer(players, games)
+    assert two.startswith("**players=2: the first player wins more than a fair share.**") and "60.0%" in two
+    assert four.startswith("**players=4: no first-player advantage detected; any edge is under 2.8 points.**")
+
+
+def test_skill_answer_reports_the_slope_and_each_level():
+    rng = np.random.default_rng(1)
+    rows = []
+    for level in (0.0, 0.5, 1.0):
+        for g in range(200):
+            win = rng.random() < 0.1 + 0.8 * level  # 10% at skill 0, 90% at skill 1
+            for seat in range(2):
+                rows.append({"cell": int(level * 2), "game": g, "players": 2, "seat": seat, "seat0_skill": level,
+                             "skill": level if seat == 0 else 0.75, "win_share": float(win == (seat == 0))})
+    (text,) = skill_answer(pd.DataFrame(rows), "seat0_skill", 0)
+    assert text.startswith("**2 players: dexterity decides strongly.**")
+    assert "against opponents of skill 0.75" in text and "each +0.1 of skill adds +8." in text
+
+
+def _contract(k, value, full, net, ships=2, strategy=None):
+    return {"players": k, "value": value, "full_route": full, "points": max(net, 0.0), "ransom": max(-net, 0.0),
+            "ships": ships, "fulfilled": net > 0, "strategy": strategy or ("bold" if full else "cautious")}
+
+
+def test_routes_answer_R8_compares_sailed_contracts_by_value_band():
+    rows = []
+    for i in range(40):
+        rows.append(_contract(2, 32, False, 16.0 + i % 3))  # Africa nets about 17 on low values
+        rows.append(_contract(2, 32, True, 5.0 + i % 3))  # Aden about 6
+        rows.append(_contract(2, 60, False, 30.0 + i % 3))
+        rows.append(_contract(2, 60, True, 45.0 + i % 3))  # Aden wins on high values
+        rows.append(_contract(2, 60, True, 0.0, ships=0))  # taken, never sailed: left out
+    (text, who) = routes_answer(pd.DataFrame(rows))
+    assert "30-39: Africa, +11.0" in text and "56-64: Aden, -15.0" in text
+    assert "Aden (full value): 80 contracts" in text
+    assert "Africa: cautious; Aden: bold" in who
+
+
+def test_answers_pick_the_seat_answer_for_identical_players_and_always_say_who_played():
+    players, games = _concat(_cell(0, 2, 4, 100, 50, 40, label="players=2"))
+    contracts = pd.DataFrame([_contract(2, 40, False, 20.0, strategy="ev")] * 4)
+    out = answers({"players": players, "games": games, "contracts": contracts})
+    assert out[0].startswith("**players=2: no first-player advantage detected")
+    assert out[-1].startswith("**Who played**") and "ev fulfils 50.0% of 400 contracts taken" in out[-1]
+    assert "sails 0.0% of them through Aden, runs aground on 5.0% of throws" in out[-1]  # 1 of 20
