@@ -34,6 +34,8 @@ def test_voyage_on_each_route():
     assert safe.captures == 0.0  # the pirates take the full-route ships, nearer their ports
     alone = voyage(0.7, 6, False, rivals=0.0, convoy=2, outlook=outlook)
     assert alone.captures == pytest.approx(1.5)  # nobody else at sea: R13 takes the nearest, wherever
+    # the variant pirate_targets = "full_route": the safe route is never taken
+    assert voyage(0.7, 6, False, rivals=0.0, convoy=2, outlook=outlook, safe_targeted=False).captures == 0.0
 
 
 def test_leg_length_on_the_test_map():

@@ -132,3 +132,29 @@ def test_D8_where_seized_release_makes_room_if_another_die_now_lies_there() -> N
     state = place(state, "green-8", 0.72, 0.67, **SOMALIA_N)
     state, _ = lose_turn(replace(state, turn=2), "red-8", cfg)
     assert math.dist(state.ship("red-8").pose.position[:2], (0.72, 0.67)) == pytest.approx(1.5 * 0.016)
+
+
+def test_R13_as_written_pirates_take_the_nearest_ship_even_on_the_safe_route() -> None:
+    # only an Africa ship at sea: by default (R13 as written) the pirates still take it
+    state = fleet_at(("red-8", 0.15, 0.45), card=Card(30, N), route="africa")
+    state, events = seize(state, world(), config())
+    assert events[0].ship == "red-8" and state.ship("red-8").status is Status.HELD
+
+
+def test_R13_variant_full_route_pirates_never_take_a_ship_on_the_safe_route() -> None:
+    cfg = config(pirate_targets="full_route")
+    state = fleet_at(("red-8", 0.15, 0.45), card=Card(30, N), route="africa")
+    assert seize(state, world(), cfg) == (state, ())
+    # a Gulf ship further away is taken instead of the nearer Africa ship
+    state = place(state, "green-6a", 0.62, 0.05, **SOMALIA_N)  # 41 cm from eyl; red-8 is 37 cm
+    assert nearest(state, world(), config())[0].id == "red-8"
+    assert nearest(state, world(), cfg)[0].id == "green-6a"
+
+
+def test_R13_variant_pirate_targets_is_checked_by_the_rules_loader() -> None:
+    from somaliland.rules.config import rules_from_dict
+    from somaliland.rules.errors import RulesConfigError
+
+    assert rules_from_dict({"pirate_targets": "full_route"}).pirate_targets == "full_route"
+    with pytest.raises(RulesConfigError, match="pirate_targets"):
+        rules_from_dict({"pirate_targets": "nobody"})

@@ -66,18 +66,20 @@ class Voyage:
     captures: float
 
 
-def voyage(length: float, moves: int, full_value: bool, rivals: float, convoy: int, outlook: Outlook) -> Voyage:
+def voyage(length: float, moves: int, full_value: bool, rivals: float, convoy: int, outlook: Outlook,
+           safe_targeted: bool = True) -> Voyage:
     """Return a ship's prospects on a leg of `length` with `moves`, in a convoy of `convoy` ships.
 
     On the full-value route the pirates' one seizure a turn falls among the convoy and the `rivals`
     expected there (R13); on the safe route only when no rival sails the full-value route, among the
-    convoy (pirates take the nearest ship wherever it is).
+    convoy (pirates take the nearest ship wherever it is), and never when `safe_targeted` is False (the
+    variant `pirate_targets = "full_route"`).
     """
     needed = max(1, math.ceil(length / outlook.stride))
     if full_value:
         captures = needed / max(1.0, rivals + convoy)
     else:
-        captures = needed / max(1.0, convoy) if rivals <= 0 else 0.0
+        captures = needed / max(1.0, convoy) if rivals <= 0 and safe_targeted else 0.0
     lost = outlook.accident_rate * needed + captures
     return Voyage(poisson_at_most(moves - needed, lost), captures)
 

@@ -79,7 +79,8 @@ def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], world: Map, c
         chosen = [ships[k] for k in range(n) if mask >> k & 1]
         if sum(v.displacement for v in chosen) < card.value:
             return 0.0
-        trip = voyage(lengths[route, card.direction], moves, full[route], rivals, len(chosen), valuation.outlook)
+        trip = voyage(lengths[route, card.direction], moves, full[route], rivals, len(chosen), valuation.outlook,
+                      safe_targeted=config.pirate_targets == "any_route")
         factor = 1.0 if full[route] else 0.5
         gain = factor * card.value * fulfil_chance(tuple(v.displacement for v in chosen), card.value, trip.arrive)
         ransom = valuation.ransom_aversion * trip.captures * sum(v.mean_pips for v in chosen)

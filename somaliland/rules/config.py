@@ -49,6 +49,7 @@ OPTIONS: dict[str, Option] = {
     "launch_pass_is_final": Option("launch_pass_is_final", "bool"),
     "pirates_ignore": Option("pirates_ignore", "choices", allowed=PIRATE_IGNORABLE),
     "held_release": Option("held_release", "choice", allowed=("port", "where_seized")),
+    "pirate_targets": Option("pirate_targets", "choice", allowed=("any_route", "full_route")),
     "pitchcar_order": Option("pitchcar_order", "choice", allowed=("furthest_first", "hindmost_first")),
     "turns_per_round": Option("turns_per_round", "int", 1, 100),
     "max_moves": Option("max_moves", "int", 1, 100),
@@ -84,6 +85,7 @@ class RulesConfig:
     launch_pass_is_final: bool = True  # D7
     pirates_ignore: tuple[str, ...] = ("arrived", "held")  # D8: ships never the nearest
     held_release: str = "port"  # D8: a released ship sails on from the port
+    pirate_targets: str = "any_route"  # R13 as written; "full_route": a variant in which Africa is truly safe
     pitchcar_order: str = "furthest_first"  # D9
     turns_per_round: int = 6  # D10
     max_moves: int = 6  # R15

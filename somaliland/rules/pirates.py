@@ -19,14 +19,25 @@ def eligible(ship: ShipState, config: RulesConfig) -> bool:
             and ship.status.value not in config.pirates_ignore)
 
 
+def targetable(ship: ShipState, world: Map, config: RulesConfig) -> bool:
+    """Return True if pirates may take this ship: eligible, and on a full-value route under the variant.
+
+    R13 as written takes the nearest ship on any route, so the safe route is safe only while someone sails
+    nearer the pirates; the variant `pirate_targets = "full_route"` (not in the rulebook) spares it.
+    """
+    if not eligible(ship, config):
+        return False
+    return config.pirate_targets == "any_route" or (ship.route is not None and world.route(ship.route).full_value)
+
+
 def nearest(state: GameState, world: Map, config: RulesConfig) -> tuple[ShipState, PiratePort, float] | None:
-    """Return the eligible ship nearest any pirate port, that port and the distance on the board plane (R13, D8).
+    """Return the targetable ship nearest any pirate port, that port and the distance on the board plane (R13, D8).
 
     Distances run from the die's centre to the port; ties go to the ship listed first.
     """
     best: tuple[ShipState, PiratePort, float] | None = None
     for ship in state.ships:
-        if not eligible(ship, config):
+        if not targetable(ship, world, config):
             continue
         for port in world.pirate_ports:
             d = math.dist(ship.pose.position[:2], port.point)  # type: ignore[union-attr]
@@ -68,7 +79,7 @@ def seize(state: GameState, world: Map, config: RulesConfig) -> tuple[GameState,
     if ship.skip > 0:
         for pid in ship.partners:
             partner = state.ship(pid)
-            if eligible(partner, config) and touching(ship.pose, partner.pose, config):  # type: ignore[arg-type]
+            if targetable(partner, world, config) and touching(ship.pose, partner.pose, config):  # type: ignore[arg-type]
                 state, partner_ransom = _take(state, partner, port, world, config)
                 gap = math.dist(partner.pose.position[:2], port.point)  # type: ignore[union-attr]
                 events.append(Seized(pid, port.name, gap, partner_ransom, with_partner_of=ship.id))
