@@ -93,6 +93,28 @@ def test_replay_one_game_matches_the_stored_result(finished, tmp_path):
     assert head["seed"] == game_seed(20261122, 1, 2)
 
 
+def test_a_replay_that_differs_says_whether_another_simulator_version_played_it(finished, tmp_path, capsys):
+    import shutil
+
+    import pandas as pd
+
+    _, out, _ = finished
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy)
+    for table, change in (("players", {"points": 999.0}), ("games", {"code": "0123456789ab"})):
+        for part in (copy / table).glob("*.parquet"):
+            frame = pd.read_parquet(part)
+            mine = (frame.cell == 0) & (frame.game == 1)
+            for column, value in change.items():
+                frame.loc[mine, column] = value
+            frame.to_parquet(part, index=False)
+    env = {"PYTHONPATH": str(ROOT / "tests"), "PATH": ""}
+    args = [sys.executable, "-m", "somaliland.cli.main", "study", "replay", str(copy), "--cell", "0", "--game"]
+    proc = subprocess.run(args + ["1"], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert proc.returncode == 1 and "DIFFERS" in proc.stdout
+    assert "played by simulator source 0123456789ab" in proc.stderr
+
+
 def test_a_game_that_raises_is_kept_as_an_error_with_its_seed(tmp_path):
     path = tiny_study(tmp_path, games=2, factory="test_study_support:failing_factory",
                       sweep='"seat.1.strategy" = ["somalia", "boom"]')

@@ -149,7 +149,25 @@ def run_replay(args: argparse.Namespace) -> int:
         same = now == [float(p) for p in stored.points]
         print(f"\nstored result: points {list(stored.points)} -> {'the replay matches it' if same else 'DIFFERS'}")
         if not same:
+            print(_version_hint(args.results, cell.index, args.game), file=sys.stderr)
             return 1
     if args.record:
         print(f"Record: {args.record} ({len(result.events)} lines)")
     return 0
+
+
+def _version_hint(results: Path, cell: int, game: int) -> str:
+    """Say whether the stored game was played by another version of the simulator's source than this one."""
+    from somaliland.study import read_table
+    from somaliland.study.worker import code_version
+
+    games = read_table(results, "games")
+    row = games[(games.cell == cell) & (games.game == game)] if not games.empty else games
+    stored = str(row.code.iloc[0]) if len(row) and "code" in row else None
+    here = code_version()
+    if stored and stored != here:
+        return (f"note: this game was played by simulator source {stored}, and this is {here}: a changed simulator "
+                f"plays the same seed differently. Replay it with the version that played it (the study's README "
+                f"names the commit).")
+    return (f"note: the same simulator source ({here}) played it and gives a different result: a reproducibility "
+            f"bug; please report it with the study folder and this command.")
