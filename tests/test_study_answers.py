@@ -92,3 +92,22 @@ def test_answers_pick_the_seat_answer_for_identical_players_and_always_say_who_p
     assert out[0].startswith("**players=2: no first-player advantage detected")
     assert out[-1].startswith("**Who played**") and "ev fulfils 50.0% of 400 contracts taken" in out[-1]
     assert "sails 0.0% of them through Aden, runs aground on 5.0% of throws" in out[-1]  # 1 of 20
+
+
+def test_strategies_answer_names_the_better_strategy_only_when_significant():
+    rows = []
+    for cell, cautious_wins in ((0, 150), (1, 104)):  # of 200: 75% (significant), 52% (not)
+        for g in range(200):
+            for seat, strategy in enumerate(("ev", "cautious")):
+                won = (g < cautious_wins) == (strategy == "cautious")
+                rows.append({"cell": cell, "game": g, "cell_label": f"cell {cell}", "players": 2, "seat": seat,
+                             "strategy": strategy, "win_share": float(won), "points": 20.0 if won else 5.0})
+    clear, unclear = answers_of(pd.DataFrame(rows))
+    assert clear.startswith("**cell 0: cautious plays best** (200 games). cautious wins 75.0% [")
+    assert unclear.startswith("**cell 1: no strategy is shown to play better**")
+
+
+def answers_of(players):
+    from somaliland.study.answers import strategies_answer
+
+    return strategies_answer(players)

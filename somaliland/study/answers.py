@@ -5,6 +5,7 @@ Which answers apply is read off the results, not declared in the study file:
 - rounds: a player count played with more than one number of rounds (R23) -> which number to play;
 - skill: a `seatN_skill` sweep -> how far a player's throw skill moves their win rate;
 - routes: contracts sailed on both routes -> by player count and contract value, which route nets more (R8);
+- strategies: different strategies at one table -> how often each wins, per cell;
 - seats: identical players at every seat, and none of the above -> the first-player advantage (R7).
 
 Every report also says who played the games (`players_context`): the answers describe the game *as the
@@ -66,6 +67,8 @@ def answers(tables: dict) -> list[str]:
     for column, seat in skill_columns(players):
         out += skill_answer(players, column, seat)
     out += routes_answer(contracts)
+    if not skill_columns(players):
+        out += strategies_answer(players)
     if not out and identical_seats(players):
         out += seats_answer(players, games)
     return out + players_context(players, contracts)
@@ -186,6 +189,30 @@ def routes_answer(contracts) -> list[str]:
         if len(who) == 2 and who[True] != who[False]:
             out.append(f"The routes were sailed by different strategies (Africa: {who[False]}; Aden: {who[True]}), "
                        f"which also aim differently, so each difference is route and strategy together.")
+    return out
+
+
+def strategies_answer(players) -> list[str]:
+    """Per cell with more than one strategy at the table: each strategy's win rate (per seat) and points."""
+    out = []
+    for (cell, label), rows in players.groupby(["cell", "cell_label"]):
+        if rows.strategy.nunique() < 2:
+            continue
+        games = rows.game.nunique()
+        k = int(rows.players.iloc[0])
+        stats = []
+        for name, g in rows.groupby("strategy"):
+            seats = len(g) / games  # seats this strategy holds at each table
+            share = g.win_share.sum() / games  # the share of games it won (any of its seats)
+            stats.append((share, name, seats, g))
+        stats.sort(key=lambda t: -t[0] / t[2])
+        parts = [f"{name} wins {_pct(share)} {_ci(*wilson(share * games, games))} of games with {seats:g} of {k} "
+                 f"seats (fair {_pct(seats / k)}), {g.points.mean():+.1f} points a seat"
+                 for share, name, seats, g in stats]
+        best_share, best, best_seats, _ = stats[0]
+        lo, _ = wilson(best_share * games, games)
+        verdict = (f"{best} plays best" if lo > best_seats / k else "no strategy is shown to play better")
+        out.append(f"**{label}: {verdict}** ({games} games). " + "; ".join(parts) + ".")
     return out
 
 
