@@ -111,3 +111,22 @@ def answers_of(players):
     from somaliland.study.answers import strategies_answer
 
     return strategies_answer(players)
+
+
+def test_variant_answer_compares_each_value_of_a_swept_rules_option_with_the_first():
+    from somaliland.study.answers import swept_variants, variant_answer
+
+    cells = []
+    for cell, (value, points, ransom) in enumerate((("any_route", 0.0, 20.0), ("full_route", 30.0, 0.0))):
+        players, games = _cell(cell, 2, 4, 100, 50, 40, label=f"pirate_targets={value}",
+                               extra={"pirate_targets": value, "ransom": ransom})
+        players["points"] = points + np.random.default_rng(cell).normal(0, 5, len(players))
+        games["pirate_targets"] = value
+        games["first_player"] = games.game % 2  # an outcome that varies within a cell: not a variant
+        cells.append((players, games))
+    players, games = _concat(*cells)
+    contracts = pd.DataFrame([{**_contract(2, 40, False, 20.0), "cell": c} for c in (0, 1)])
+    assert swept_variants(games) == ["pirate_targets"]
+    (text,) = variant_answer(players, games, contracts, "pirate_targets")
+    assert text.startswith("**2 players, pirate_targets = full_route against any_route: more points**")
+    assert "ransom per player 0.0 vs 20.0" in text and "(100 and 100 games)" in text

@@ -5,6 +5,8 @@ Which answers apply is read off the results, not declared in the study file:
 - rounds: a player count played with more than one number of rounds (R23) -> which number to play;
 - skill: a `seatN_skill` sweep -> how far a player's throw skill moves their win rate;
 - routes: contracts sailed on both routes -> by player count and contract value, which route nets more (R8);
+- variants: a swept rules option or map -> what each value changes against the first (points, ransom,
+  contracts fulfilled, routes, length, balance), per player count;
 - strategies: different strategies at one table -> how often each wins, per cell;
 - seats: identical players at every seat, and none of the above -> the first-player advantage (R7).
 
@@ -64,6 +66,8 @@ def answers(tables: dict) -> list[str]:
     if games.empty:
         return []
     out = rounds_answer(players, games)
+    for column in swept_variants(games):
+        out += variant_answer(players, games, contracts, column)
     for column, seat in skill_columns(players):
         out += skill_answer(players, column, seat)
     out += routes_answer(contracts)
@@ -120,6 +124,50 @@ def rounds_answer(players, games) -> list[str]:
             out.append(f"With {' or '.join(str(r) for r in equal_starts)} rounds every one of the {k} players starts "
                        f"the same number of rounds (R7); the turn-position rates above measure whether starting "
                        f"more often matters at all.")
+    return out
+
+
+def swept_variants(games) -> list[str]:
+    """Return the swept columns that are a rules option (other than players and rounds) or the map."""
+    from somaliland.rules.config import field_names
+
+    names = set(field_names()) - {"players", "rounds"} | {"map"}
+    return [c for c in games.columns if c in names and games[c].nunique() > 1
+            and games.groupby("cell")[c].nunique().max() == 1]  # a cell's setting, not a game's outcome
+
+
+def variant_answer(players, games, contracts, column: str) -> list[str]:
+    """What each value of a swept rules option (or map) changes against the first value, per player count."""
+    out = []
+    first = games.sort_values("cell")[column].iloc[0]
+    for k, kgames in games.groupby("players"):
+        values = list(dict.fromkeys(kgames.sort_values("cell")[column]))
+        if len(values) < 2:
+            continue
+        rows = {}
+        for v in values:
+            cells = set(kgames[kgames[column] == v].cell)
+            p, c = players[players.cell.isin(cells)], contracts[contracts.cell.isin(cells)]
+            sailed = c[c.ships > 0]
+            rows[v] = {"points": p.points, "ransom": p.ransom.mean(), "fulfilled": p.fulfilled.sum() / max(p.taken.sum(), 1),
+                       "aden": sailed.full_route.mean() if len(sailed) else math.nan,
+                       "throws": kgames[kgames[column] == v].throws.mean(),
+                       "balance": balance(p, kgames[kgames[column] == v]).balance,
+                       "games": int((kgames[column] == v).sum())}
+        base = first if first in rows else values[0]
+        b = rows[base]
+        for v in values:
+            if v == base:
+                continue
+            r = rows[v]
+            d, lo, hi = difference_ci(r["points"], b["points"])
+            verdict = ("more points" if lo > 0 else "fewer points" if hi < 0 else "no significant change in points")
+            out.append(f"**{k} players, {column} = {v} against {base}: {verdict}** — points per player "
+                       f"{r['points'].mean():+.1f} vs {b['points'].mean():+.1f} ({d:+.1f} [{lo:+.1f}, {hi:+.1f}]); "
+                       f"ransom per player {r['ransom']:.1f} vs {b['ransom']:.1f}; contracts fulfilled "
+                       f"{_pct(r['fulfilled'])} vs {_pct(b['fulfilled'])}; sailed through Aden {_pct(r['aden'])} vs "
+                       f"{_pct(b['aden'])}; {r['throws']:.0f} vs {b['throws']:.0f} throws a game; Balance "
+                       f"{r['balance']:.2f} vs {b['balance']:.2f} ({r['games']} and {b['games']} games).")
     return out
 
 
