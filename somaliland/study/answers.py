@@ -29,12 +29,13 @@ MIN_PER_SIDE = 10  # sailed contracts per route and value band before two routes
 ALPHA = 0.05
 
 
-def _pct(x: float) -> str:
+def pct(x: float | None) -> str:
+    """Return a share as a percentage with one decimal, or n/a."""
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
 
 
 def _ci(lo: float, hi: float) -> str:
-    return f"[{_pct(lo)}, {_pct(hi)}]"
+    return f"[{pct(lo)}, {pct(hi)}]"
 
 
 def _positions_p(rows, k: int) -> float:
@@ -113,7 +114,7 @@ def rounds_answer(players, games) -> list[str]:
                    "turn order matters with " + ", ".join(f"{row['rounds']} rounds (p = {row['p']:.2g})"
                                                           for row in unfair))
         detail = "; ".join(
-            f"{row['rounds']} rounds: P1 {_pct(row['b'].advantage_p1)} {_ci(*row['b'].advantage_p1_ci)}, "
+            f"{row['rounds']} rounds: P1 {pct(row['b'].advantage_p1)} {_ci(*row['b'].advantage_p1_ci)}, "
             f"Balance {row['b'].balance:.2f} (fair game ≈ {row['fair']:.2f}), {row['b'].duration:.0f} throws, "
             f"LeadChange {row['b'].lead_change:.2f}, spread {row['b'].spread:.0f} points, {row['b'].games} games"
             for row in rows)
@@ -165,8 +166,8 @@ def variant_answer(players, games, contracts, column: str) -> list[str]:
             out.append(f"**{k} players, {column} = {v} against {base}: {verdict}** — points per player "
                        f"{r['points'].mean():+.1f} vs {b['points'].mean():+.1f} ({d:+.1f} [{lo:+.1f}, {hi:+.1f}]); "
                        f"ransom per player {r['ransom']:.1f} vs {b['ransom']:.1f}; contracts fulfilled "
-                       f"{_pct(r['fulfilled'])} vs {_pct(b['fulfilled'])}; sailed through Aden {_pct(r['aden'])} vs "
-                       f"{_pct(b['aden'])}; {r['throws']:.0f} vs {b['throws']:.0f} throws a game; Balance "
+                       f"{pct(r['fulfilled'])} vs {pct(b['fulfilled'])}; sailed through Aden {pct(r['aden'])} vs "
+                       f"{pct(b['aden'])}; {r['throws']:.0f} vs {b['throws']:.0f} throws a game; Balance "
                        f"{r['balance']:.2f} vs {b['balance']:.2f} ({r['games']} and {b['games']} games).")
     return out
 
@@ -182,7 +183,7 @@ def skill_answer(players, column: str, seat: int) -> list[str]:
         levels = []
         for level, g in rows.groupby(column):
             n = len(g)
-            levels.append(f"{level:g}: {_pct(g.win_share.mean())} {_ci(*wilson(g.win_share.sum(), n))} ({n} games)")
+            levels.append(f"{level:g}: {pct(g.win_share.mean())} {_ci(*wilson(g.win_share.sum(), n))} ({n} games)")
         fair = 1 / k
         lowest, highest = rows[column].min(), rows[column].max()
         low_rate = rows[rows[column] == lowest].win_share.mean()
@@ -192,8 +193,8 @@ def skill_answer(players, column: str, seat: int) -> list[str]:
         others = players[(players.seat != seat) & (players.players == k)].skill
         against = f" against opponents of skill {others.iloc[0]:g}" if others.nunique() == 1 else ""
         out.append(f"**{k} players: dexterity {strength}.** Seat {seat}'s win rate{against} goes from "
-                   f"{_pct(low_rate)} at skill {lowest:g} to {_pct(high_rate)} at {highest:g} (fair share "
-                   f"{_pct(fair)}); each +0.1 of skill adds {100 * b / 10:+.1f} points [{100 * lo / 10:+.1f}, "
+                   f"{pct(low_rate)} at skill {lowest:g} to {pct(high_rate)} at {highest:g} (fair share "
+                   f"{pct(fair)}); each +0.1 of skill adds {100 * b / 10:+.1f} points [{100 * lo / 10:+.1f}, "
                    f"{100 * hi / 10:+.1f}]. By skill — {'; '.join(levels)}.")
     return out
 
@@ -228,7 +229,7 @@ def routes_answer(contracts) -> list[str]:
         if not verdicts:
             continue
         routes = "; ".join(
-            f"{name}: {len(g)} contracts, {_pct(g.fulfilled.mean())} fulfilled, {g.ransom.mean():.1f} ransom each, "
+            f"{name}: {len(g)} contracts, {pct(g.fulfilled.mean())} fulfilled, {g.ransom.mean():.1f} ransom each, "
             f"{g.net.mean():+.1f} net each" for name, g in sel.groupby("route_kind"))
         out.append(f"**{k} players, net points of Africa minus Aden per sailed contract, by value** — "
                    f"{'; '.join(verdicts)}. Behind it: {routes}.")
@@ -254,8 +255,8 @@ def strategies_answer(players) -> list[str]:
             share = g.win_share.sum() / games  # the share of games it won (any of its seats)
             stats.append((share, name, seats, g))
         stats.sort(key=lambda t: -t[0] / t[2])
-        parts = [f"{name} wins {_pct(share)} {_ci(*wilson(share * games, games))} of games with {seats:g} of {k} "
-                 f"seats (fair {_pct(seats / k)}), {g.points.mean():+.1f} points a seat"
+        parts = [f"{name} wins {pct(share)} {_ci(*wilson(share * games, games))} of games with {seats:g} of {k} "
+                 f"seats (fair {pct(seats / k)}), {g.points.mean():+.1f} points a seat"
                  for share, name, seats, g in stats]
         best_share, best, best_seats, _ = stats[0]
         lo, _ = wilson(best_share * games, games)
@@ -279,9 +280,9 @@ def seats_answer(players, games) -> list[str]:
             head = f"the first player wins {'more' if b.advantage_p1 > fair else 'less'} than a fair share"
         else:
             head = f"no first-player advantage detected; any edge is under {100 * bound:.1f} points"
-        out.append(f"**{g.cell_label.iloc[0]}: {head}.** P1 (first in round 1) wins {_pct(b.advantage_p1)} "
-                   f"{_ci(lo, hi)} of {b.games} games against a fair {_pct(fair)} (binomial p = "
-                   f"{b.advantage_p1_p:.2g}); win rate by turn position {' / '.join(_pct(r) for r in b.win_rates)} "
+        out.append(f"**{g.cell_label.iloc[0]}: {head}.** P1 (first in round 1) wins {pct(b.advantage_p1)} "
+                   f"{_ci(lo, hi)} of {b.games} games against a fair {pct(fair)} (binomial p = "
+                   f"{b.advantage_p1_p:.2g}); win rate by turn position {' / '.join(pct(r) for r in b.win_rates)} "
                    f"(χ² p = {pos_p:.2g}); Balance {b.balance:.3f} (a fair game shows about "
                    f"{fair_balance(b.games, k):.3f} at this sample size).")
     return out
@@ -298,8 +299,8 @@ def players_context(players, contracts) -> list[str]:
         mine = sailed[sailed.strategy == name] if len(sailed) else sailed
         aden = mine.full_route.mean() if len(mine) else math.nan
         aground = rows.groundings.sum() / rows.throws.sum() if rows.throws.sum() else math.nan
-        parts.append(f"{name} fulfils {_pct(done / taken if taken else math.nan)} of {int(taken)} contracts taken, "
-                     f"sails {_pct(aden)} of them through Aden, runs aground on {_pct(aground)} of throws, and "
+        parts.append(f"{name} fulfils {pct(done / taken if taken else math.nan)} of {int(taken)} contracts taken, "
+                     f"sails {pct(aden)} of them through Aden, runs aground on {pct(aground)} of throws, and "
                      f"scores {rows.points.mean():+.1f} points a game after {rows.ransom.mean():.1f} ransom")
     return ["**Who played**: these answers describe the game as the built-in AI players play it. "
             + "; ".join(parts) + "."]

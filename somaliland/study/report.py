@@ -12,6 +12,7 @@ from pathlib import Path
 
 from somaliland.study import figures
 from somaliland.study.answers import answers, identical_seats, skill_columns
+from somaliland.study.answers import pct as _pct
 from somaliland.study.stats import Balance, balance, fair_balance
 from somaliland.study.store import read_table, study_of
 
@@ -86,10 +87,6 @@ def _balances(players, games) -> list[tuple[str, Balance]]:
     for cell, label in games[["cell", "cell_label"]].drop_duplicates().sort_values("cell").itertuples(index=False):
         out.append((label, balance(players[players.cell == cell], games[games.cell == cell])))
     return out
-
-
-def _pct(x: float) -> str:
-    return "n/a" if math.isnan(x) else f"{100 * x:.1f}%"
 
 
 def _conclusions(study, t, cells: list[tuple[str, Balance]]) -> list[str]:
