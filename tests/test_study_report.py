@@ -80,3 +80,30 @@ def test_report_warns_when_games_come_from_different_code_versions(tmp_path):
     assert main(["study", "report", str(tmp_path / "out")]) == 0
     assert "**Mixed code versions**: these games were played by 2 versions" in (tmp_path / "out" / "report.md").read_text()
 
+
+
+def test_holm_adjusts_step_down_and_keeps_the_input_order():
+    from somaliland.study.stats import holm
+
+    # Holm (1979): sorted p 0.01, 0.02, 0.04 over 3 tests -> 0.03, 0.04, 0.04 (monotone)
+    assert holm([0.04, 0.01, 0.02]) == pytest.approx([0.04, 0.03, 0.04])
+    assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0]) and holm([]) == []
+
+
+def _seat_rows(cell, games, seat0_wins):
+    rows = []
+    for g in range(games):
+        for seat in (0, 1):
+            rows.append({"cell": cell, "cell_label": f"cell {cell}", "game": g, "seat": seat, "strategy": "ev",
+                         "skill": 0.75, "win_share": float((g < seat0_wins) == (seat == 0))})
+    return rows
+
+
+def test_a_seat_that_wins_too_often_between_identical_players_is_flagged_after_holm_correction():
+    from somaliland.study.report import _seat_conclusions
+
+    # cell 0: seat 0 wins 80 of 100 (a bug); cell 1: 60 of 100 (p = 0.046 alone, not after correction)
+    players = pd.DataFrame(_seat_rows(0, 100, 80) + _seat_rows(1, 100, 60) + _seat_rows(2, 100, 50))
+    bug, chance = _seat_conclusions(players)
+    assert bug.startswith("**The seat decides, though the players are identical**, in cell 0: seat 0 80.0%")
+    assert chance.startswith("Seats differ in cell 1") and "not after Holm's correction over the 3 cells" in chance

@@ -105,6 +105,17 @@ def slope_ci(x, y, z: float = Z95) -> tuple[float, float, float]:
     return (b, b - z * se, b + z * se)
 
 
+def holm(pvalues) -> list[float]:
+    """Return Holm's step-down adjusted p-values (family-wise error control over several tests), input order."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted, running = [0.0] * m, 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted
+
+
 def fair_balance(games: int, players: int, sims: int = 2000) -> float:
     """Return the median Balance a perfectly fair game shows in `games` games (sampling noise alone)."""
     from somaliland.seeding import make_rng
