@@ -82,7 +82,9 @@ def answers(tables: dict) -> list[str]:
 def rounds_answer(players, games) -> list[str]:
     """R23: for a player count played with several numbers of rounds, recommend one.
 
-    A number of rounds is a candidate when its turn positions win equally often (χ², p ≥ 0.05); among the
+    A number of rounds is a candidate when its turn positions win equally often: neither the χ² test of
+    equal win rates by turn position nor the binomial test of the first player's (who starts the most
+    rounds when the rounds do not divide among the players, R7) finds a difference at p < 0.05. Among the
     candidates the recommendation is the one whose throws per player come closest to those of the other
     player counts in the study (the games as designed), so that a game is as long for each player.
     """
@@ -96,7 +98,8 @@ def rounds_answer(players, games) -> list[str]:
         for r, g in kgames.groupby("rounds"):
             p = players[(players.players == k) & (players.rounds == r)]
             b = balance(p, g)
-            rows.append({"rounds": int(r), "b": b, "p": _positions_p(p, int(k)), "per_player": b.duration / k,
+            rows.append({"rounds": int(r), "b": b, "p": min(_positions_p(p, int(k)), b.advantage_p1_p),
+                         "per_player": b.duration / k,
                          "fair": fair_balance(b.games, int(k))})
         fair = [row for row in rows if not (row["p"] < ALPHA)]
         pool = fair or rows
@@ -109,8 +112,8 @@ def rounds_answer(players, games) -> list[str]:
                    f"{ref_pp:.1f} of the {', '.join(str(int(n)) for n in sorted(refs.players.unique()))}-player "
                    f"games as designed")
         unfair = [row for row in rows if row["p"] < ALPHA]
-        verdict = ("no number of rounds shows a turn-order effect (χ² of equal win rates by turn position, p ≥ 0.05 "
-                   "in each)" if not unfair else
+        verdict = ("no number of rounds shows a turn-order effect (χ² of equal win rates by turn position and "
+                   "binomial test of P1's, p ≥ 0.05 in each)" if not unfair else
                    "turn order matters with " + ", ".join(f"{row['rounds']} rounds (p = {row['p']:.2g})"
                                                           for row in unfair))
         detail = "; ".join(
