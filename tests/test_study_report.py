@@ -54,7 +54,7 @@ def test_report_writes_markdown_and_figures(tmp_path):
     assert "| seat0_skill=0.2 | 3 |" in text
 
 
-def test_report_labels_a_pilot(tmp_path):
+def test_report_labels_a_partial_run(tmp_path):
     path = tiny_study(tmp_path, games=4, sweep="")
     study = load_study(path)
     from dataclasses import replace
@@ -62,7 +62,7 @@ def test_report_labels_a_pilot(tmp_path):
     run_study(replace(study, games_per_cell=2), path.read_text(), tmp_path / "out", local_executors(1), 1,
               progress=False)
     assert main(["study", "report", str(tmp_path / "out")]) == 0
-    assert "> **Pilot**: 2 of the 4 games this study plans" in (tmp_path / "out" / "report.md").read_text()
+    assert "> **Partial run**: 2 of the 4 games this study plans" in (tmp_path / "out" / "report.md").read_text()
 
 
 def test_report_of_a_folder_that_is_not_a_study_is_a_one_line_error(tmp_path, capsys):

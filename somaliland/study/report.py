@@ -57,8 +57,9 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
     lines = [f"# {title or f'Study {study.name}: report'}", ""]
     planned = study.total_games
     if len(games) + len(t["errors"]) < planned:
-        lines += [f"> **Pilot**: {len(games) + len(t['errors'])} of the {planned} games this study plans "
-                  f"({study.games_per_cell} per cell). Conclusions are provisional.", ""]
+        lines += [f"> **Partial run**: {len(games) + len(t['errors'])} of the {planned} games this study plans "
+                  f"({study.games_per_cell} per cell). Every interval below is that of the games played; running "
+                  f"the same `somaliland study run` command again plays the rest and keeps these.", ""]
     if study.question:
         lines += [f"**Question.** {study.question}", ""]
     answer = answers(t)
