@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import re
 
-from somaliland.study.stats import balance, difference_ci, fair_balance, slope_ci, wilson
+from somaliland.study.stats import balance, difference_ci, fair_balance, holm, slope_ci, wilson
 
 MIN_PER_SIDE = 10  # sailed contracts per route and value band before two routes are compared
 ALPHA = 0.05
@@ -98,10 +98,13 @@ def rounds_answer(players, games) -> list[str]:
         for r, g in kgames.groupby("rounds"):
             p = players[(players.players == k) & (players.rounds == r)]
             b = balance(p, g)
-            rows.append({"rounds": int(r), "b": b, "p": min(_positions_p(p, int(k)), b.advantage_p1_p),
+            # two tests per cell: Bonferroni within the cell, then Holm across the cells below
+            rows.append({"rounds": int(r), "b": b, "p": min(1.0, 2 * min(_positions_p(p, int(k)), b.advantage_p1_p)),
                          "per_player": b.duration / k,
                          "fair": fair_balance(b.games, int(k))})
-        fair = [row for row in rows if not (row["p"] < ALPHA)]
+        for row, adjusted in zip(rows, holm([row["p"] for row in rows])):
+            row["p_adj"] = adjusted
+        fair = [row for row in rows if not (row["p_adj"] < ALPHA)]
         pool = fair or rows
         if math.isnan(ref_pp):
             best = max(pool, key=lambda row: row["b"].balance)
@@ -111,11 +114,16 @@ def rounds_answer(players, games) -> list[str]:
             why = (f"its {best['per_player']:.1f} throws per player come closest to the "
                    f"{ref_pp:.1f} of the {', '.join(str(int(n)) for n in sorted(refs.players.unique()))}-player "
                    f"games as designed")
-        unfair = [row for row in rows if row["p"] < ALPHA]
+        unfair = [row for row in rows if row["p_adj"] < ALPHA]
+        hints = [row for row in rows if row["p"] < ALPHA and row["p_adj"] >= ALPHA]
         verdict = ("no number of rounds shows a turn-order effect (χ² of equal win rates by turn position and "
-                   "binomial test of P1's, p ≥ 0.05 in each)" if not unfair else
-                   "turn order matters with " + ", ".join(f"{row['rounds']} rounds (p = {row['p']:.2g})"
-                                                          for row in unfair))
+                   "binomial test of P1's, Holm-corrected across the numbers of rounds, p ≥ 0.05)" if not unfair else
+                   "turn order matters with " + ", ".join(f"{row['rounds']} rounds (p = {row['p_adj']:.2g}, "
+                                                          f"Holm-corrected)" for row in unfair))
+        if hints:
+            verdict += ("; " + ", ".join(f"{row['rounds']} rounds" for row in hints)
+                        + " differ before correction (p = " + ", ".join(f"{row['p']:.2g}" for row in hints)
+                        + "): more games would tell")
         detail = "; ".join(
             f"{row['rounds']} rounds: P1 {pct(row['b'].advantage_p1)} {_ci(*row['b'].advantage_p1_ci)}, "
             f"Balance {row['b'].balance:.2f} (fair game ≈ {row['fair']:.2f}), {row['b'].duration:.0f} throws, "
