@@ -20,11 +20,10 @@ from shapely import LineString
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import substring
 
-from somaliland.map.model import Direction, Map, Route
+from somaliland.map.model import Direction, Route
 from somaliland.players.policy import Table
-from somaliland.rules.config import RulesConfig
 from somaliland.rules.moves import moves_left, start_pose
-from somaliland.rules.pirates import targetable
+from somaliland.rules.pirates import targetable, targets_route
 from somaliland.rules.state import ShipState, Status
 
 PATH_SAMPLES = 8  # points checked along each straight path for land
@@ -115,8 +114,8 @@ def surroundings(table: Table, ship: ShipState, reach: float) -> Surroundings:
     shapely.prepare(zone)
     others = [s.pose.position[:2] for s in state.ships if s.pose is not None and s.id != ship.id
               and s.status is not Status.SUNK]
-    ports = np.array([p.point for p in world.pirate_ports if targetable_on(ship.route, world, config)],
-                     dtype=float).reshape(-1, 2)  # none: pirates never take a ship on this route
+    hunted = targets_route(route.full_value, config)  # else pirates never take a ship on this route
+    ports = np.array([p.point for p in world.pirate_ports if hunted], dtype=float).reshape(-1, 2)
     rivals = [math.dist(s.pose.position[:2], p) for s in state.ships  # type: ignore[union-attr]
               if s.id != ship.id and targetable(s, world, config) for p in ports]
     faces = ship.spec.faces
@@ -130,11 +129,6 @@ def surroundings(table: Table, ship: ShipState, reach: float) -> Surroundings:
                         window, window_from, np.array(others, dtype=float).reshape(-1, 2),
                         config.die_size * 1.5, ports, min(rivals, default=math.inf), float(pips),
                         "aground" in config.pirates_ignore, "arrived" in config.pirates_ignore)
-
-
-def targetable_on(route: str | None, world: Map, config: RulesConfig) -> bool:
-    """Return True if pirates may take ships sailing this route (R13; variant `pirate_targets`)."""
-    return config.pirate_targets == "any_route" or (route is not None and world.route(route).full_value)
 
 
 def goal_progress(route: Route, direction: Direction, zone: BaseGeometry) -> float:

@@ -17,6 +17,7 @@ from somaliland.map.model import Map
 from somaliland.players.outlook import Outlook, fulfil_chance, leg_length, moves_available, voyage
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.contracts import Card
+from somaliland.rules.pirates import targets_route
 from somaliland.rules.planning import Plan
 from somaliland.rules.state import GameState, Status
 
@@ -72,6 +73,7 @@ def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], world: Map, c
     full = {r.name: r.full_value for r in world.routes}
     n = len(ships)
     lengths = {(r, c.direction): leg_length(world, r, c.direction) for r in valuation.routes for c in cards}
+    safe_targeted = targets_route(False, config)  # R13: may pirates take ships on the safe route?
 
     @lru_cache(maxsize=None)
     def worth(i: int, route: str, mask: int) -> float:
@@ -80,7 +82,7 @@ def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], world: Map, c
         if sum(v.displacement for v in chosen) < card.value:
             return 0.0
         trip = voyage(lengths[route, card.direction], moves, full[route], rivals, len(chosen), valuation.outlook,
-                      safe_targeted=config.pirate_targets == "any_route")
+                      safe_targeted=safe_targeted)
         factor = 1.0 if full[route] else 0.5
         gain = factor * card.value * fulfil_chance(tuple(v.displacement for v in chosen), card.value, trip.arrive)
         ransom = valuation.ransom_aversion * trip.captures * sum(v.mean_pips for v in chosen)

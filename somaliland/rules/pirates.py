@@ -25,9 +25,13 @@ def targetable(ship: ShipState, world: Map, config: RulesConfig) -> bool:
     R13 as written takes the nearest ship on any route, so the safe route is safe only while someone sails
     nearer the pirates; the variant `pirate_targets = "full_route"` (not in the rulebook) spares it.
     """
-    if not eligible(ship, config):
-        return False
-    return config.pirate_targets == "any_route" or (ship.route is not None and world.route(ship.route).full_value)
+    return eligible(ship, config) and targets_route(ship.route is not None and world.route(ship.route).full_value,
+                                                    config)
+
+
+def targets_route(full_value: bool, config: RulesConfig) -> bool:
+    """Return True if pirates may take ships on a route of this kind (R13; variant `pirate_targets`)."""
+    return full_value or config.pirate_targets == "any_route"
 
 
 def nearest(state: GameState, world: Map, config: RulesConfig) -> tuple[ShipState, PiratePort, float] | None:

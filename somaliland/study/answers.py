@@ -158,14 +158,12 @@ def variant_answer(players, games, contracts, column: str) -> list[str]:
             continue
         rows = {}
         for v in values:
-            cells = set(kgames[kgames[column] == v].cell)
-            p, c = players[players.cell.isin(cells)], contracts[contracts.cell.isin(cells)]
+            g = kgames[kgames[column] == v]
+            p, c = players[players.cell.isin(set(g.cell))], contracts[contracts.cell.isin(set(g.cell))]
             sailed = c[c.ships > 0]
             rows[v] = {"points": p.points, "ransom": p.ransom.mean(), "fulfilled": p.fulfilled.sum() / max(p.taken.sum(), 1),
-                       "aden": sailed.full_route.mean() if len(sailed) else math.nan,
-                       "throws": kgames[kgames[column] == v].throws.mean(),
-                       "balance": balance(p, kgames[kgames[column] == v]).balance,
-                       "games": int((kgames[column] == v).sum())}
+                       "aden": sailed.full_route.mean() if len(sailed) else math.nan, "throws": g.throws.mean(),
+                       "balance": balance(p, g).balance, "games": len(g)}
         base = first if first in rows else values[0]
         b = rows[base]
         for v in values:
