@@ -375,15 +375,20 @@ class _Roll:
                         self._add(b, die.pose.position, die.pose.orientation, asleep=True)
 
     # -- stepping ----------------------------------------------------------------------------------
-    def _contacts_now(self, k: int) -> set[tuple[int, int]]:
-        """Return the watched pairs touching after step k of this chunk."""
-        touching, limit = set(), self.s.contact_distance
-        for a, b, first in self.near_pairs:
+    def _watch_list(self) -> list[tuple[int, int, int, tuple[int, int]]]:
+        """Return the watched pairs as (first step to check, body a, body b, pair), earliest first."""
+        uid = self.uid
+        return sorted((first, uid[a], uid[b], (min(a, b), max(a, b))) for a, b, first in self.near_pairs)
+
+    def _contacts_now(self, k: int, watch: list[tuple[int, int, int, tuple[int, int]]]) -> set[tuple[int, int]]:
+        """Return the watched pairs touching after step k of this chunk (`watch` from `_watch_list`)."""
+        touching, limit, contact_points = set(), self.s.contact_distance, self._contact_points
+        for first, ua, ub, pair in watch:
             if k < first:
-                continue
-            for c in self._contact_points(self.uid[a], self.uid[b]):
+                break  # sorted: no later pair is due yet
+            for c in contact_points(ua, ub):
                 if c[8] <= limit:
-                    touching.add((min(a, b), max(a, b)))
+                    touching.add(pair)
                     break
         return touching
 
@@ -456,17 +461,26 @@ class _Roll:
         s = self.s
         max_steps = math.ceil(s.max_time * s.rate_hz)
         quiet, cap_hit = 0, False
+        step, dt, chunk, audit = self._step, s.dt, s.steps_per_sample, s.audit
         while True:
             self._reach()
-            for k in range(s.steps_per_sample):
-                self._step()
-                self.step += 1
-                if self.near_pairs:
-                    self._track_contacts(self._contacts_now(k), self.step * s.dt)
-                if s.audit:
-                    self._audit(k)
+            if self.near_pairs or audit:
+                watch = self._watch_list()
+                for k in range(chunk):
+                    step()
+                    self.step += 1
+                    if watch:
+                        touching = self._contacts_now(k, watch)
+                        if touching or self.open_contacts:
+                            self._track_contacts(touching, self.step * dt)
+                    if audit:
+                        self._audit(k)
+            else:  # nothing near anything: only the physics to step
+                for _ in range(chunk):
+                    step()
+                self.step += chunk
             if not self.near_pairs and self.open_contacts:
-                self._track_contacts(set(), self.step * s.dt)
+                self._track_contacts(set(), self.step * dt)
             quiet = quiet + 1 if self._sample() else 0
             if quiet >= s.settle_samples:
                 if not self.pushes_left:
@@ -476,7 +490,7 @@ class _Roll:
             elif self.step >= max_steps:
                 cap_hit = True
                 break
-        self._track_contacts(set(), self.step * s.dt)
+        self._track_contacts(set(), self.step * dt)
         return self._result(cap_hit)
 
     # -- result ------------------------------------------------------------------------------------

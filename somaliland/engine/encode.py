@@ -18,14 +18,19 @@ from somaliland.rules.planning import Plan
 PATH_DECIMALS = 6
 
 
+_LEAVES = frozenset({float, int, str, bool, type(None)})
+
+
 def plain(value: Any) -> Any:
     """Return value with enums as their values and tuples as lists, recursively."""
+    if type(value) in _LEAVES:  # most of a record: tested first, as the cheapest
+        return value
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
+        return [v if type(v) in _LEAVES else plain(v) for v in value]
     return value
 
 

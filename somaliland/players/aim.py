@@ -14,7 +14,7 @@ table gives the same throw.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import shapely
@@ -160,8 +160,9 @@ def rank(table: Table, ship_id: str, s: Surroundings, model: ThrowModel, spread:
     made = candidates(table, ship_id, s, model)
     points = landings(made, s.origin, model, spread)
     worth = score_landings(s, points.reshape(-1, 2), weights).reshape(len(made), -1) @ GRID_WEIGHTS
-    order = sorted(range(len(made)), key=lambda i: (-worth[i], i))
-    return [replace(made[i], worth=float(worth[i])) for i in order]
+    values = worth.tolist()
+    order = sorted(range(len(made)), key=lambda i: (-values[i], i))
+    return [Candidate(made[i].style, made[i].heading, made[i].distance, values[i]) for i in order]
 
 
 def aim(table: Table, ship_id: str, model: ThrowModel, spread: Spread = Spread(),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from physics import DieSpec
 
@@ -42,6 +43,7 @@ def fleet_displacement(fleet: tuple[ShipSpec, ...]) -> int:
     return sum(s.displacement for s in fleet)
 
 
+@lru_cache(maxsize=256)  # called for every die of every scene; a DieSpec is frozen, so one serves all
 def die_spec(spec: ShipSpec, size: float, mass: float) -> DieSpec:
     """Return the physics die of a ship: its faces, a cube of `size` metres and `mass` kg (D1)."""
     return DieSpec(faces=spec.faces, size=(size, size, size), mass=mass)
