@@ -80,3 +80,16 @@ def test_bench_roll_json_reports_every_key():
     for key in ("throws_per_s", "alone_throws_per_s", "naive_throws_per_s", "ratio_vs_naive"):
         assert key in data
     assert data["throws_per_s"] > 0 and data["alone_throws_per_s"] > 0
+
+
+def test_bench_game_at_another_step_rate_reports_it():
+    out = run("bench", "game", "--games", "1", "--rate-hz", "480", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert (data["rate_hz"], data["solver_iterations"]) == (480, 50) and data["median_cpu_s"] > 0
+
+
+def test_bench_game_rejects_a_step_rate_the_path_samples_do_not_divide():
+    out = run("bench", "game", "--games", "1", "--rate-hz", "500")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "sample_hz" in out.stderr and "rate_hz=500" in out.stderr

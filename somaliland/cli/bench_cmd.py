@@ -34,6 +34,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     game.add_argument("--games", type=types.positive_int, default=5, help="games to time (default 5)")
     game.add_argument("--seed", type=types.seed, default=1, help="seed of the first game (default 1)")
     game.add_argument("--strategies", default="ev", help="strategies, as for play (default ev)")
+    game.add_argument("--rate-hz", type=types.positive_int, default=None,
+                      help="physics steps per second instead of the default (a multiple of 60), to measure what "
+                           "another setting would cost; games then play differently")
+    game.add_argument("--solver-iterations", type=types.positive_int, default=None,
+                      help="Bullet solver iterations instead of the default")
     game.add_argument("--json", action="store_true", help="print one JSON object")
     game.set_defaults(run=run_game)
     study = sub.add_parser(
@@ -111,7 +116,7 @@ def run_game(args: argparse.Namespace) -> int:
     import statistics
     import time
 
-    from physics import make_roller
+    from physics import SimSettings, make_roller
     from somaliland.engine.loop import play_game
     from somaliland.engine.setup import DEFAULT_MAP, GameSetup, seats_from
     from somaliland.map import load
@@ -121,8 +126,11 @@ def run_game(args: argparse.Namespace) -> int:
     world = load(DEFAULT_MAP)
     rules = RulesConfig(players=4)
     seats = seats_from(args.strategies.split(","), 4, ThrowSkill.level(0.75))
+    defaults = SimSettings()
+    settings = SimSettings(rate_hz=args.rate_hz or defaults.rate_hz,
+                           solver_iterations=args.solver_iterations or defaults.solver_iterations)
     cpu, throws = [], []
-    with make_roller() as roller:
+    with make_roller(settings) as roller:
         for k in range(args.games):
             setup = GameSetup(seed=args.seed + k, seats=seats, rules=rules)
             t0 = time.process_time()
@@ -136,12 +144,16 @@ def run_game(args: argparse.Namespace) -> int:
     areas = _profile_areas(pstats.Stats(profile))
     out = {"games": args.games, "median_cpu_s": round(statistics.median(cpu), 3),
            "min_cpu_s": round(min(cpu), 3), "max_cpu_s": round(max(cpu), 3),
-           "median_throws": statistics.median(throws), "target_cpu_s": 1.0, "profile_share": areas}
+           "median_throws": statistics.median(throws), "target_cpu_s": 1.0, "rate_hz": settings.rate_hz,
+           "solver_iterations": settings.solver_iterations, "profile_share": areas}
     if args.json:
         print(json.dumps(out))
         return 0
     print(f"{args.games} four-player games on {world.name}: median {out['median_cpu_s']} CPU s per game "
           f"(min {out['min_cpu_s']}, max {out['max_cpu_s']}; target 1.0), median {out['median_throws']} throws")
+    if settings != defaults:
+        print(f"  physics at {settings.rate_hz} Hz, {settings.solver_iterations} solver iterations "
+              f"(defaults {defaults.rate_hz} Hz, {defaults.solver_iterations}): these games play differently")
     print("where one game's time goes:")
     for area, share in areas.items():
         print(f"  {area:<42} {share:6.1%}")
