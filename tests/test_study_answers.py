@@ -130,3 +130,20 @@ def test_variant_answer_compares_each_value_of_a_swept_rules_option_with_the_fir
     (text,) = variant_answer(players, games, contracts, "pirate_targets")
     assert text.startswith("**2 players, pirate_targets = full_route against any_route: more points**")
     assert "ransom per player 0.0 vs 20.0" in text and "(100 and 100 games)" in text
+
+
+def test_a_swept_physics_setting_is_answered_like_a_rules_variant():
+    """Does the simulation's step rate move the answers? Equal results read as no significant change."""
+    from somaliland.study.answers import swept_variants, variant_answer
+
+    cells = []
+    for cell, rate in enumerate((960, 480)):
+        players, games = _cell(cell, 2, 4, 100, 50, 40, label=f"physics_rate_hz={rate}")
+        players["points"] = np.random.default_rng(7).normal(0, 5, len(players))  # the same in both cells
+        games["physics_rate_hz"] = rate
+        cells.append((players, games))
+    players, games = _concat(*cells)
+    contracts = pd.DataFrame([{**_contract(2, 40, False, 20.0), "cell": c} for c in (0, 1)])
+    assert swept_variants(games) == ["physics_rate_hz"]
+    (text,) = variant_answer(players, games, contracts, "physics_rate_hz")
+    assert text.startswith("**2 players, physics_rate_hz = 480 against 960: no significant change in points**")

@@ -115,6 +115,20 @@ def test_a_replay_that_differs_says_whether_another_simulator_version_played_it(
     assert "played by simulator source 0123456789ab" in proc.stderr
 
 
+def test_a_physics_sweep_plays_each_cell_at_its_setting_and_replays_it(tmp_path):
+    """The [physics] table reaches the workers: each cell's records carry its step rate, and replay uses it."""
+    path = tiny_study(tmp_path, games=1, sweep='"physics.rate_hz" = [960, 480]')
+    run(path, tmp_path / "out", workers=1)
+    games = read_table(tmp_path / "out", "games")
+    assert sorted(games.physics_rate_hz) == [480, 960] and (games.status == "ok").all()
+    record = tmp_path / "game.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "somaliland.cli.main", "study", "replay", str(tmp_path / "out"),
+                           "--cell", "1", "--game", "0", "--record", str(record)], capture_output=True, text=True,
+                          cwd=ROOT, env={"PYTHONPATH": str(ROOT / "tests"), "PATH": ""})
+    assert proc.returncode == 0 and "the replay matches it" in proc.stdout, proc.stdout + proc.stderr
+    assert json.loads(record.read_text().splitlines()[0])["physics"]["rate_hz"] == 480
+
+
 def test_a_game_that_raises_is_kept_as_an_error_with_its_seed(tmp_path):
     path = tiny_study(tmp_path, games=2, factory="test_study_support:failing_factory",
                       sweep='"seat.1.strategy" = ["somalia", "boom"]')

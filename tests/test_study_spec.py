@@ -39,6 +39,12 @@ def error_of(text: str) -> str:
     ("[sweep]\nmap = [\"nowhere.toml\"]\n", "study.toml: sweep cell 0 (map='nowhere.toml'): map: expected an existing"),
     ("policy_factory = \"nocolon\"\n", "study.toml: policy_factory: expected 'module:function'"),
     ("[rules\n", "study.toml: (syntax): expected valid TOML"),
+    ("[physics]\nrate = 480\n", "study.toml: physics.rate: expected a known key (rate_hz, sample_hz"),
+    ("[physics]\nrate_hz = 480.5\n", "study.toml: physics.rate_hz: expected an integer, found 480.5"),
+    ("[physics]\nmax_time = \"5\"\n", "study.toml: physics.max_time: expected a number, found '5'"),
+    ("[physics]\naudit = true\n", "study.toml: physics.audit: expected a known key"),
+    ("[sweep]\n\"physics.rate_hz\" = [960, 500]\n",
+     "study.toml: sweep cell 1 (physics.rate_hz=500): physics.sample_hz: expected a divisor of rate_hz=500, found 60"),
 ])
 def test_bad_values_are_located(text, located):
     assert located in error_of(text)
@@ -91,3 +97,15 @@ def test_column_names():
 def test_every_shipped_study_loads(path: Path):
     study = load_study(path)
     assert study.cells and study.question, f"{path.name} should state its question"
+
+
+def test_physics_settings_default_and_sweep_per_cell():
+    """A study's [physics] table sets how its rolls are simulated; a sweep over it makes one cell per setting."""
+    from physics import SimSettings
+
+    assert parse("").cells[0].physics == SimSettings()
+    study = parse('[physics]\nsolver_iterations = 20\n[sweep]\n"physics.rate_hz" = [960, 480]\n')
+    assert [(c.physics.rate_hz, c.physics.solver_iterations) for c in study.cells] == [(960, 20), (480, 20)]
+    assert [c.label() for c in study.cells] == ["physics_rate_hz=960", "physics_rate_hz=480"]
+    assert parse("[physics]\nmax_time = 5\n").cells[0].physics.max_time == 5.0  # an integer is a number
+    assert study.fingerprint != parse('[sweep]\n"physics.rate_hz" = [960, 480]\n').fingerprint

@@ -132,7 +132,7 @@ def run_replay(args: argparse.Namespace) -> int:
     init_worker(list(sys.path))
     writer = RecordWriter(args.record) if args.record else None
     try:
-        with make_roller() as roller:
+        with make_roller(cell.physics) as roller:
             result = play_game(setup, load(cell.map_path), roller, policy_factory(study.policy_factory), sink=writer)
     finally:
         if writer is not None:

@@ -140,11 +140,12 @@ def rounds_answer(players, games) -> list[str]:
 
 
 def swept_variants(games) -> list[str]:
-    """Return the swept columns that are a rules option (other than players and rounds) or the map."""
+    """Return the swept columns that are a rules option (other than players and rounds), the map or a physics
+    setting (`physics_rate_hz`: does the simulation's fidelity move the answers?)."""
     from somaliland.rules.config import field_names
 
     names = set(field_names()) - {"players", "rounds"} | {"map"}
-    return [c for c in games.columns if c in names and games[c].nunique() > 1
+    return [c for c in games.columns if (c in names or c.startswith("physics_")) and games[c].nunique() > 1
             and games.groupby("cell")[c].nunique().max() == 1]  # a cell's setting, not a game's outcome
 
 

@@ -14,10 +14,11 @@ import itertools
 import json
 import math
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from physics import PhysicsInputError, SimSettings
 from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat
 from somaliland.players.hand import ThrowSkill
 from somaliland.rules.config import RulesConfig, rules_from_dict
@@ -25,9 +26,12 @@ from somaliland.rules.errors import RulesConfigError
 from somaliland.study.errors import StudyError
 
 TOP_KEYS = ("name", "question", "map", "master_seed", "games_per_cell", "policy_factory",
-            "rules", "seats", "seat", "sweep")
+            "rules", "seats", "seat", "physics", "sweep")
 SEAT_KEYS = ("strategy", "skill", "params")
-SWEEP_ROOTS = ("map", "rules", "seats", "seat")
+SWEEP_ROOTS = ("map", "rules", "seats", "seat", "physics")
+# how rolls are simulated (physics.SimSettings), less the test-only audit; integers as SimSettings checks them
+PHYSICS_KEYS = tuple(f.name for f in fields(SimSettings) if f.name != "audit")
+PHYSICS_INTS = ("rate_hz", "sample_hz", "settle_samples", "solver_iterations")
 MAX_SEATS = 4  # R23
 MAX_CELLS = 10_000
 
@@ -54,6 +58,7 @@ class Cell:
     map_path: Path
     rules: RulesConfig
     seats: tuple[SeatSpec, ...]
+    physics: SimSettings = SimSettings()  # how its rolls are simulated (the study's [physics] table)
 
     def label(self) -> str:
         """Return the cell as 'key=value, ...' (or 'base' when nothing is swept)."""
@@ -208,7 +213,22 @@ def _cell(source: str, index: int, where: str, base: dict[str, Any], values: tup
         raise StudyError(source, f"{here}rules.{error.key}", error.expected, error.found) from None
     map_path = _map_path(source, here, doc.get("map"), base_dir)
     seats = _seats(source, here, doc, rules.players)
-    return Cell(index=index, values=values, map_path=map_path, rules=rules, seats=seats)
+    physics = _physics(source, here, doc.get("physics", {}))
+    return Cell(index=index, values=values, map_path=map_path, rules=rules, seats=seats, physics=physics)
+
+
+def _physics(source: str, here: str, table: Any) -> SimSettings:
+    """Return the simulation settings of a cell: the defaults, with what `[physics]` sets."""
+    _known(source, f"{here}physics", table, PHYSICS_KEYS)
+    for key, value in table.items():
+        wanted = (int,) if key in PHYSICS_INTS else (int, float)
+        if isinstance(value, bool) or not isinstance(value, wanted):
+            raise StudyError(source, f"{here}physics.{key}", "an integer" if key in PHYSICS_INTS else "a number",
+                             value)
+    try:
+        return SimSettings(**{k: v if k in PHYSICS_INTS else float(v) for k, v in table.items()})
+    except PhysicsInputError as error:
+        raise StudyError(source, f"{here}physics.{error.name}", error.allowed, error.value) from None
 
 
 def _set(doc: dict[str, Any], parts: list[str], value: Any) -> None:

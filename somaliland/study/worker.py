@@ -1,7 +1,7 @@
 """What a worker does with one game of a study: play it and return its result rows, or the error it raised.
 
-Runs in worker processes (local or on a Dask cluster). Each worker thread keeps one roller and its loaded
-maps between games; a task carries only plain data and names the policy factory by import path, so a
+Runs in worker processes (local or on a Dask cluster). Each worker thread keeps a roller per physics setting
+and its loaded maps between games; a task carries only plain data and names the policy factory by import path, so a
 cluster worker needs this package installed and the map files at the same paths (checked by sha256).
 """
 
@@ -16,6 +16,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Any
 
+from physics import SimSettings
 from somaliland.engine.setup import GameSetup
 
 _LOCAL = threading.local()
@@ -32,6 +33,7 @@ class GameTask:
     factory: str | None  # "module:function", or None for the strategy registry
     columns: tuple[tuple[str, Any], ...]  # the cell's columns, added to every row
     skills: tuple[float, ...]  # each seat's skill level as the study gave it
+    physics: SimSettings = SimSettings()  # how the game's rolls are simulated
 
     @property
     def key(self) -> tuple[int, int]:
@@ -70,7 +72,7 @@ def play_task(task: GameTask) -> GameOutcome:
         from somaliland.engine.loop import play_game
         from somaliland.study.tables import game_tables
 
-        result = play_game(task.setup, world, _roller(), policy_factory(task.factory))
+        result = play_game(task.setup, world, _roller(task.physics), policy_factory(task.factory))
         tables = game_tables(result.events, world)
         cpu = time.process_time() - t0
         tables["games"][0].update(status="ok", cpu_s=cpu, worker=worker, code=code_version())
@@ -105,13 +107,15 @@ def code_version() -> str:
     return cached
 
 
-def _roller():
-    roller = getattr(_LOCAL, "roller", None)
-    if roller is None:
+def _roller(settings: SimSettings):
+    rollers = getattr(_LOCAL, "rollers", None)
+    if rollers is None:
+        rollers = _LOCAL.rollers = {}
+    if settings not in rollers:
         from physics import make_roller
 
-        roller = _LOCAL.roller = make_roller()
-    return roller
+        rollers[settings] = make_roller(settings)
+    return rollers[settings]
 
 
 def _world(task: GameTask):
