@@ -93,3 +93,20 @@ def test_bench_game_rejects_a_step_rate_the_path_samples_do_not_divide():
     out = run("bench", "game", "--games", "1", "--rate-hz", "500")
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "sample_hz" in out.stderr and "rate_hz=500" in out.stderr
+
+
+def test_bench_fidelity_measures_each_rate_against_the_validation_limits():
+    out = run("bench", "fidelity", "--rates", "960,480", "--throws", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    by_rate = {r["rate_hz"]: r for r in data["rates"]}
+    assert set(by_rate) == {960, 480} and data["default_rate_hz"] == 960
+    assert 0 < by_rate[960]["penetration_mm"] < 1.0  # the default passes what the validation tests demand
+    assert all(0.9 <= b["ratio"] <= 1.1 for b in by_rate[960]["bounce_ratios"])
+    assert by_rate[480]["steps_per_throw"] < by_rate[960]["steps_per_throw"]
+
+
+@pytest.mark.parametrize("rates, says", [("960,x", "expected step rates in Hz"), ("500", "divisor of rate_hz=500")])
+def test_bench_fidelity_rejects_bad_rates_before_any_work(rates, says):
+    out = run("bench", "fidelity", "--rates", rates)
+    assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
