@@ -31,6 +31,7 @@ pirates_ignore = ["arrived", "held", "aground"]
 held_release = "where_seized"
 pirate_targets = "full_route"
 pitchcar_order = "hindmost_first"
+pitchcar_ties = "seat_order"
 turns_per_round = 7
 max_moves = 5
 launch_is_first_move = false
@@ -67,6 +68,7 @@ def test_defaults_are_the_rulings_as_written() -> None:
     assert c.launch_pass_is_final  # D7
     assert c.pirates_ignore == ("arrived", "held") and c.held_release == "port"  # D8
     assert c.pirate_targets == "any_route"  # R13 as written (the variant "full_route" is not a ruling)
+    assert c.pitchcar_ties == "turn_order"  # D9 ties
     assert c.pitchcar_order == "furthest_first"  # D9
     assert (c.turns_per_round, c.max_moves, c.launch_is_first_move) == (6, 6, True)  # D10, R15
     assert c.grounding == "bottom_centre"  # D11

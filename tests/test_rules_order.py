@@ -105,3 +105,23 @@ def test_D9_hindmost_first_variant() -> None:
     state = place(state, "red-6a", 0.62, 0.30, card=Card(30, N), route="somalia", sailed_turn=1)
     state = place(state, "green-6a", 0.62, 0.50, card=Card(32, N), route="somalia", sailed_turn=1)
     assert next_to_sail(state, world(), cfg).id == "red-6a"
+
+
+def _tied(cfg, first_player: int):
+    """Two ships of different seats equally far along the Somalia leg (side by side across it)."""
+    state = replace(game(cfg), turn=2, first_player=first_player)
+    state = place(state, "red-6a", 0.60, 0.40, card=Card(30, N), route="somalia", sailed_turn=1)
+    return place(state, "green-6a", 0.64, 0.40, card=Card(32, N), route="somalia", sailed_turn=1)
+
+
+def test_D9_ties_go_in_this_rounds_play_order_which_rotates_with_the_first_player() -> None:
+    cfg = config()
+    assert cfg.pitchcar_ties == "turn_order"
+    assert next_to_sail(_tied(cfg, 0), world(), cfg).id == "red-6a"
+    assert next_to_sail(_tied(cfg, 1), world(), cfg).id == "green-6a"  # green starts this round
+
+
+def test_D9_ties_by_seat_variant_always_moves_red_first() -> None:
+    cfg = config(pitchcar_ties="seat_order")
+    assert next_to_sail(_tied(cfg, 0), world(), cfg).id == "red-6a"
+    assert next_to_sail(_tied(cfg, 1), world(), cfg).id == "red-6a"

@@ -51,6 +51,7 @@ OPTIONS: dict[str, Option] = {
     "held_release": Option("held_release", "choice", allowed=("port", "where_seized")),
     "pirate_targets": Option("pirate_targets", "choice", allowed=("any_route", "full_route")),
     "pitchcar_order": Option("pitchcar_order", "choice", allowed=("furthest_first", "hindmost_first")),
+    "pitchcar_ties": Option("pitchcar_ties", "choice", allowed=("turn_order", "seat_order")),
     "turns_per_round": Option("turns_per_round", "int", 1, 100),
     "max_moves": Option("max_moves", "int", 1, 100),
     "launch_is_first_move": Option("launch_is_first_move", "bool"),
@@ -87,6 +88,7 @@ class RulesConfig:
     held_release: str = "port"  # D8: a released ship sails on from the port
     pirate_targets: str = "any_route"  # R13 as written; "full_route": a variant in which Africa is truly safe
     pitchcar_order: str = "furthest_first"  # D9
+    pitchcar_ties: str = "turn_order"  # D9 ties: equally far along, the earlier in this round's play order first
     turns_per_round: int = 6  # D10
     max_moves: int = 6  # R15
     launch_is_first_move: bool = True  # D10

@@ -90,13 +90,19 @@ def next_to_sail(state: GameState, world: Map, config: RulesConfig) -> ShipState
     """Return the ship whose move comes next this turn, or None when every route has moved (R14, D9).
 
     Legs move in R14's order; on each, the ship furthest along goes first (D9), judged afresh
-    before each move. The ship returned may have a turn to lose instead (see `moves.lose_turn`).
+    before each move. Ships equally far along (common: dice set down beside a pirate port all project
+    onto the same bend of the route) go in this round's play order, which rotates with the first player
+    (R7), or by seat (red first) under `pitchcar_ties = "seat_order"`, a fixed colour order. The ship
+    returned may have a turn to lose instead (see `moves.lose_turn`).
     """
     sign = -1.0 if config.pitchcar_order == "furthest_first" else 1.0
+    seats = (play_order(state.first_player, state.players) if config.pitchcar_ties == "turn_order"
+             else tuple(range(state.players)))
+    rank = {seat: k for k, seat in enumerate(seats)}
     for route_name, direction in leg_order(world):
         route = world.route(route_name)
         due = [s for s in state.ships if due_to_sail(s, state, config)
                and s.route == route_name and s.direction is direction]
         if due:
-            return min(due, key=lambda s: sign * _progress(route, direction, s))
+            return min(due, key=lambda s: (sign * _progress(route, direction, s), rank[s.owner]))
     return None
