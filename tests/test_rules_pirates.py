@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from rules_fixtures import N, config, game, place, pose, rest, roll, world
+from rules_fixtures import N, config, game, place, rest, roll, world
 from somaliland.rules import Card, Status, apply_roll, lose_turn, nearest, seize, throwable
 
 SOMALIA_N = dict(card=Card(30, N), route="somalia", sailed_turn=1)

@@ -7,7 +7,6 @@ Intervals are 95%; "significant" means p < 0.05 two-sided, with no correction ac
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 
 from somaliland.study import figures
