@@ -50,6 +50,16 @@ def test_seats_answer_R7_finds_a_first_player_advantage_and_bounds_a_fair_one():
     two, four = seats_answer(players, games)
     assert two.startswith("**players=2: the first player wins more than a fair share.**") and "60.0%" in two
     assert four.startswith("**players=4: no first-player advantage detected; any edge is under 2.8 points.**")
+    assert "Holm-corrected over 2 cells" in two
+
+
+def test_seats_answer_corrects_for_the_number_of_cells():
+    """P1 at 26.8% of 2500 four-player games: p = 0.04 alone, not significant once two cells were looked at."""
+    players, games = _concat(_cell(0, 2, 4, 2500, 1250, 40, label="players=2"),
+                             _cell(1, 4, 4, 2500, 670, 100, label="players=4"))
+    _, four = seats_answer(players, games)
+    assert four.startswith("**players=4: no first-player advantage detected")
+    assert "binomial p = 0.04" in four and "Holm-corrected over 2 cells" in four
 
 
 def test_skill_answer_reports_the_slope_and_each_level():

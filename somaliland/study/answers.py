@@ -276,25 +276,30 @@ def strategies_answer(players) -> list[str]:
 
 
 def seats_answer(players, games) -> list[str]:
-    """R7: between identical players, the first player's win rate per cell, with the largest plausible edge."""
+    """R7: between identical players, the first player's win rate per cell, with the largest plausible edge.
+
+    The verdict is Holm-corrected over the cells (each cell is one more chance of a false alarm).
+    """
     out = []
-    for cell, g in games.groupby("cell"):
-        p = players[players.cell == cell]
+    cells = [(cell, g, players[players.cell == cell]) for cell, g in games.groupby("cell")]
+    found = [balance(p, g) for _, g, p in cells]
+    adjusted = holm([b.advantage_p1_p for b in found])
+    for (cell, g, p), b, p_adj in zip(cells, found, adjusted):
         k = int(g.players.iloc[0])
-        b = balance(p, g)
         lo, hi = b.advantage_p1_ci
         fair = 1 / k
         bound = max(abs(lo - fair), abs(hi - fair))
         pos_p = _positions_p(p, k)
-        if b.advantage_p1_p < ALPHA:
+        if p_adj < ALPHA:
             head = f"the first player wins {'more' if b.advantage_p1 > fair else 'less'} than a fair share"
         else:
             head = f"no first-player advantage detected; any edge is under {100 * bound:.1f} points"
+        corrected = f", {p_adj:.2g} Holm-corrected over {len(cells)} cells" if len(cells) > 1 else ""
         out.append(f"**{g.cell_label.iloc[0]}: {head}.** P1 (first in round 1) wins {pct(b.advantage_p1)} "
                    f"{_ci(lo, hi)} of {b.games} games against a fair {pct(fair)} (binomial p = "
-                   f"{b.advantage_p1_p:.2g}); win rate by turn position {' / '.join(pct(r) for r in b.win_rates)} "
-                   f"(χ² p = {pos_p:.2g}); Balance {b.balance:.3f} (a fair game shows about "
-                   f"{fair_balance(b.games, k):.3f} at this sample size).")
+                   f"{b.advantage_p1_p:.2g}{corrected}); win rate by turn position "
+                   f"{' / '.join(pct(r) for r in b.win_rates)} (χ² p = {pos_p:.2g}); Balance {b.balance:.3f} (a fair "
+                   f"game shows about {fair_balance(b.games, k):.3f} at this sample size).")
     return out
 
 

@@ -101,11 +101,15 @@ def _conclusions(study, t, cells: list[tuple[str, Balance]]) -> list[str]:
         counts = ", ".join(f"{code} ({n} games)" for code, n in games.code.value_counts().items())
         out.append(f"**Mixed code versions**: these games were played by {games.code.nunique()} versions of the "
                    f"simulator's source ({counts}); differences between cells may be differences between versions.")
-    unfair = [(label, b) for label, b in cells if b.advantage_p1_p < 0.05]
+    adjusted = holm([b.advantage_p1_p for _, b in cells])
+    unfair = [(label, b, p_adj) for (label, b), p_adj in zip(cells, adjusted) if b.advantage_p1_p < 0.05]
     if unfair:
         out += [f"First-player advantage is significant in {label}: P1 wins {_pct(b.advantage_p1)} "
                 f"[{_pct(b.advantage_p1_ci[0])}, {_pct(b.advantage_p1_ci[1])}] against a fair "
-                f"{_pct(1 / b.players)} (p = {b.advantage_p1_p:.3f})." for label, b in unfair]
+                f"{_pct(1 / b.players)} (p = {b.advantage_p1_p:.3f}"
+                + (f"; Holm-corrected over {len(cells)} cells p = {p_adj:.3f}"
+                   f"{', still significant' if p_adj < 0.05 else ', not significant'}" if len(cells) > 1 else "")
+                + ")." for label, b, p_adj in unfair]
     else:
         worst = max(cells, key=lambda c: abs(c[1].advantage_p1 - 1 / c[1].players))
         out.append(f"No cell shows a first-player advantage significant at 5%; the largest deviation is "
