@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from physics.errors import PhysicsInputError, check_finite
 
 
+INTEGER_FIELDS = ("rate_hz", "sample_hz", "settle_samples", "solver_iterations")  # the rest are numbers
+
+
 @dataclass(frozen=True, slots=True)
 class SimSettings:
     """How a roll is simulated.
@@ -33,7 +36,7 @@ class SimSettings:
     audit: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("rate_hz", "sample_hz", "settle_samples", "solver_iterations"):
+        for name in INTEGER_FIELDS:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
                 raise PhysicsInputError(name, v, "a positive integer")

@@ -10,7 +10,7 @@ from physics import DieSpec, Materials, PlacedDie, Pose, Scene, SimSettings, Sty
 from physics.bullet import critical_tip_rate, push_face_up, push_orientation
 from physics.dice import lowest_point_offset, resting_orientation
 from physics.lab import face_stats, vigorous_throw
-from somaliland.bench import midgame_scene, midgame_throws
+from somaliland.bench import deepest_into_board, drop_rebound, midgame_scene, midgame_throws
 
 CUBE = DieSpec()  # 16 mm, 4 g, faces 1..6
 
@@ -46,13 +46,7 @@ def test_cube_spun_about_bottom_edge_tips_only_above_critical_rate(factor, tips)
 def test_drop_bounce_height_ratio_is_restitution_squared(e, height):
     """A flat drop rebounds to e^2 of its height, within 10% (sampled every physics step)."""
     with make_roller(SimSettings(sample_hz=960)) as roller:
-        res = roller.roll(lone(materials=Materials(die_board_restitution=e)),
-                          Throw("d", (0.3, 0.3), 0.0, 0.0, release_height=height))
-    gap = np.array([p[2] for p in res.path.positions]) - CUBE.size[2] / 2
-    first_rise = int(np.argmax(np.diff(gap) > 0))
-    after = gap[first_rise:]
-    apex = after[: int(np.argmax(np.diff(after) < 0)) + 1].max()
-    assert apex / height == pytest.approx(e * e, rel=0.10)
+        assert drop_rebound(roller, CUBE, e, height) == pytest.approx(e * e, rel=0.10)
 
 
 def test_standard_die_thrown_vigorously_is_fair(roller):
@@ -84,12 +78,9 @@ def test_no_die_below_board_no_nan_and_impact_penetration_under_1mm():
             res = roller.roll(scene, throw)
             assert not res.cap_hit
             for path in res.paths:
-                spec = scene.die(path.name).spec
-                inset = spec.bounding_radius  # a die tipping over the edge hangs below the top: not a sink
-                for (x, y, z), q in zip(path.positions, path.orientations):
-                    assert all(map(math.isfinite, (x, y, z, *q)))
-                    if inset <= x <= scene.board.width - inset and inset <= y <= scene.board.depth - inset:
-                        worst = min(worst, z - lowest_point_offset(spec, q))
+                assert all(map(math.isfinite, (c for xyz, q in zip(path.positions, path.orientations)
+                                               for c in (*xyz, *q))))
+            worst = min(worst, deepest_into_board(scene, res))
             for rest in res.moved:
                 if scene.board.contains(*rest.position[:2]):
                     assert rest.position[2] - lowest_point_offset(CUBE, rest.orientation) > -1e-4

@@ -123,9 +123,18 @@ def answers_of(players):
     return strategies_answer(players)
 
 
-def test_variant_answer_compares_each_value_of_a_swept_rules_option_with_the_first():
+def _only_variant_answer(cells, column):
+    """Return the one answer about `column`, checking it is the only swept setting the tables show."""
     from somaliland.study.answers import swept_variants, variant_answer
 
+    players, games = _concat(*cells)
+    contracts = pd.DataFrame([{**_contract(2, 40, False, 20.0), "cell": c} for c in range(len(cells))])
+    assert swept_variants(games) == [column]
+    (text,) = variant_answer(players, games, contracts, column)
+    return text
+
+
+def test_variant_answer_compares_each_value_of_a_swept_rules_option_with_the_first():
     cells = []
     for cell, (value, points, ransom) in enumerate((("any_route", 0.0, 20.0), ("full_route", 30.0, 0.0))):
         players, games = _cell(cell, 2, 4, 100, 50, 40, label=f"pirate_targets={value}",
@@ -134,26 +143,18 @@ def test_variant_answer_compares_each_value_of_a_swept_rules_option_with_the_fir
         games["pirate_targets"] = value
         games["first_player"] = games.game % 2  # an outcome that varies within a cell: not a variant
         cells.append((players, games))
-    players, games = _concat(*cells)
-    contracts = pd.DataFrame([{**_contract(2, 40, False, 20.0), "cell": c} for c in (0, 1)])
-    assert swept_variants(games) == ["pirate_targets"]
-    (text,) = variant_answer(players, games, contracts, "pirate_targets")
+    text = _only_variant_answer(cells, "pirate_targets")
     assert text.startswith("**2 players, pirate_targets = full_route against any_route: more points**")
     assert "ransom per player 0.0 vs 20.0" in text and "(100 and 100 games)" in text
 
 
 def test_a_swept_physics_setting_is_answered_like_a_rules_variant():
     """Does the simulation's step rate move the answers? Equal results read as no significant change."""
-    from somaliland.study.answers import swept_variants, variant_answer
-
     cells = []
     for cell, rate in enumerate((960, 480)):
         players, games = _cell(cell, 2, 4, 100, 50, 40, label=f"physics_rate_hz={rate}")
         players["points"] = np.random.default_rng(7).normal(0, 5, len(players))  # the same in both cells
         games["physics_rate_hz"] = rate
         cells.append((players, games))
-    players, games = _concat(*cells)
-    contracts = pd.DataFrame([{**_contract(2, 40, False, 20.0), "cell": c} for c in (0, 1)])
-    assert swept_variants(games) == ["physics_rate_hz"]
-    (text,) = variant_answer(players, games, contracts, "physics_rate_hz")
+    text = _only_variant_answer(cells, "physics_rate_hz")
     assert text.startswith("**2 players, physics_rate_hz = 480 against 960: no significant change in points**")

@@ -182,7 +182,7 @@ def run_fidelity(args: argparse.Namespace) -> int:
         rates = [int(r) for r in args.rates.split(",")]
     except ValueError:
         raise UsageError(f"--rates {args.rates!r}: expected step rates in Hz separated by commas, "
-                               f"e.g. 960,480") from None
+                         f"e.g. 960,480") from None
     for rate in rates:
         SimSettings(rate_hz=rate)  # a rate the path samples do not divide is refused here, before any work
     found = [fidelity(rate, args.throws, args.seed) for rate in rates]

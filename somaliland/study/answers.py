@@ -281,10 +281,10 @@ def seats_answer(players, games) -> list[str]:
     The verdict is Holm-corrected over the cells (each cell is one more chance of a false alarm).
     """
     out = []
-    cells = [(cell, g, players[players.cell == cell]) for cell, g in games.groupby("cell")]
-    found = [balance(p, g) for _, g, p in cells]
+    cells = [(g, players[players.cell == cell]) for cell, g in games.groupby("cell")]
+    found = [balance(p, g) for g, p in cells]
     adjusted = holm([b.advantage_p1_p for b in found])
-    for (cell, g, p), b, p_adj in zip(cells, found, adjusted):
+    for (g, p), b, p_adj in zip(cells, found, adjusted):
         k = int(g.players.iloc[0])
         lo, hi = b.advantage_p1_ci
         fair = 1 / k

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from physics import PhysicsInputError, SimSettings
+from physics.settings import INTEGER_FIELDS as PHYSICS_INTS
 from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat
 from somaliland.players.hand import ThrowSkill
 from somaliland.rules.config import RulesConfig, rules_from_dict
@@ -29,9 +30,8 @@ TOP_KEYS = ("name", "question", "map", "master_seed", "games_per_cell", "policy_
             "rules", "seats", "seat", "physics", "sweep")
 SEAT_KEYS = ("strategy", "skill", "params")
 SWEEP_ROOTS = ("map", "rules", "seats", "seat", "physics")
-# how rolls are simulated (physics.SimSettings), less the test-only audit; integers as SimSettings checks them
+# how rolls are simulated (physics.SimSettings), less the test-only audit
 PHYSICS_KEYS = tuple(f.name for f in fields(SimSettings) if f.name != "audit")
-PHYSICS_INTS = ("rate_hz", "sample_hz", "settle_samples", "solver_iterations")
 MAX_SEATS = 4  # R23
 MAX_CELLS = 10_000
 

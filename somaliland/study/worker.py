@@ -1,8 +1,9 @@
 """What a worker does with one game of a study: play it and return its result rows, or the error it raised.
 
 Runs in worker processes (local or on a Dask cluster). Each worker thread keeps a roller per physics setting
-and its loaded maps between games; a task carries only plain data and names the policy factory by import path, so a
-cluster worker needs this package installed and the map files at the same paths (checked by sha256).
+and its loaded maps between games; a task carries only plain data and names the policy factory by import
+path, so a cluster worker needs this package installed and the map files at the same paths (checked by
+sha256).
 """
 
 from __future__ import annotations
