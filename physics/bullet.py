@@ -360,13 +360,20 @@ class _Roll:
         frontier = list(moving)
         done: set[int] = set()
         dist = math.dist
+        alive, near_pairs = self.alive, self.near_pairs
         while frontier:
             a = frontier.pop()
             done.add(a)
-            pa, ra = pos[a], radius[a] + reach
-            for b in [b for b in self.alive if dist(pa, pos[b]) - radius[b] <= ra and b != a and b not in done]:
-                gap = dist(pa, pos[b]) - radius[a] - radius[b]
-                self.near_pairs.append((a, b, max(0, int((gap - margin) / closing_per_step))))
+            pa, rad_a = pos[a], radius[a]
+            ra = rad_a + reach
+            for b in alive:
+                if b == a or b in done:
+                    continue
+                d = dist(pa, pos[b])
+                if not d - radius[b] <= ra:
+                    continue
+                gap = d - rad_a - radius[b]
+                near_pairs.append((a, b, max(0, int((gap - margin) / closing_per_step))))
                 if b not in reached:
                     reached.add(b)
                     frontier.append(b)

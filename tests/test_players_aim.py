@@ -20,7 +20,6 @@ from somaliland.map import Direction, default_map
 from somaliland.map.model import Land
 from somaliland.players.aim import Spread, aim
 from somaliland.players.calibration import ThrowModel, calibrate
-from somaliland.players.hazards import progress_of
 from somaliland.players.policy import Table
 from somaliland.rules import Card, check_throw
 from somaliland.rules.state import Status
@@ -127,5 +126,5 @@ def test_launches_on_the_default_map_are_legal_and_head_up_the_leg(roller, route
     throw = aim(Table(state, board, cfg, 0), "red-24", model)
     check_throw(state, "red-24", throw.origin, throw.heading, board, cfg)  # R12, R16
     leg = board.route(route)
-    ahead = progress_of(leg, card.direction, np.array([landing(throw, model)]))[0]
+    ahead = leg.progress_along(card.direction, np.array([landing(throw, model)]))[0]
     assert ahead - leg.progress(card.direction, *throw.origin) > 0.1  # the throw makes way along the leg

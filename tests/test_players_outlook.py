@@ -9,7 +9,7 @@ import pytest
 
 from rules_fixtures import N, world
 from somaliland.players.hazards import AimWeights, arrival_chance
-from somaliland.players.outlook import Outlook, fulfil_chance, leg_length, poisson_at_most, voyage
+from somaliland.players.outlook import Outlook, fulfil_chance, poisson_at_most, voyage
 
 
 def test_poisson_at_most():
@@ -40,7 +40,7 @@ def test_voyage_on_each_route():
 
 def test_leg_length_on_the_test_map():
     # north leg: start (0.62, 0.10); the destination box 0.75-0.88 has its representative point mid-height
-    assert leg_length(world(), "somalia", N) == pytest.approx(0.815 - 0.10, abs=1e-3)
+    assert world().leg_length("somalia", N) == pytest.approx(0.815 - 0.10, abs=1e-3)
 
 
 def test_arrival_chance():

@@ -11,6 +11,8 @@ import enum
 from dataclasses import dataclass
 from functools import cached_property
 
+import numpy as np
+import shapely
 from shapely import LineString, Point, Polygon, unary_union
 from shapely.geometry.base import BaseGeometry
 
@@ -63,6 +65,11 @@ class Route:
         along = self.centre_line.project(Point(x, y))
         return along if direction is Direction.NORTH else self.centre_line.length - along
 
+    def progress_along(self, direction: Direction, points: np.ndarray) -> np.ndarray:
+        """Return `progress` of each point (n, 2) at once."""
+        along = shapely.line_locate_point(self.centre_line, shapely.points(points))
+        return along if direction is Direction.NORTH else self.centre_line.length - along
+
 
 @dataclass(frozen=True, slots=True)
 class PiratePort:
@@ -99,6 +106,26 @@ class Map:
     def land(self) -> BaseGeometry:
         """Return all land as one geometry."""
         return unary_union([land.polygon for land in self.lands])
+
+    def leg_length(self, route: str, direction: Direction) -> float:
+        """Return how far a ship sails along the leg from its start to its destination (metres).
+
+        The destination counts from its representative point; computed once per map.
+        """
+        if (route, direction) not in self._leg_lengths:
+            self.route(route)  # raises the KeyError that names the routes
+        return self._leg_lengths[route, direction]
+
+    @cached_property
+    def _leg_lengths(self) -> dict[tuple[str, Direction], float]:
+        lengths = {}
+        for r in self.routes:
+            for direction in Direction:
+                leg = r.leg(direction)
+                goal = leg.destination.representative_point()
+                lengths[r.name, direction] = max(0.0, r.progress(direction, goal.x, goal.y)
+                                                 - r.progress(direction, *leg.start))
+        return lengths
 
     def is_land(self, x: float, y: float) -> bool:
         """Return True if the point lies on land (coast included)."""

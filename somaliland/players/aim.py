@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import shapely
@@ -22,7 +23,7 @@ from shapely.ops import polylabel
 
 from physics import Style, Throw
 from somaliland.players.calibration import ThrowModel, push_throw, roll_throw
-from somaliland.players.hazards import AimWeights, Surroundings, point_at, score_landings, surroundings
+from somaliland.players.hazards import AimWeights, Surroundings, points_at, score_landings, surroundings
 from somaliland.players.policy import Table
 from somaliland.rules.errors import IllegalActionError
 from somaliland.rules.state import Status
@@ -62,8 +63,8 @@ class Candidate:
 def targets(s: Surroundings, model: ThrowModel, size: float) -> np.ndarray:
     """Return target points: ahead along the centre line and beside it, and the destination's heart if near."""
     ahead = s.start + np.linspace(model.quarter, model.max_roll, STEPS)
-    centre = np.array([point_at(s.route, s.direction, d) for d in ahead])
-    beyond = np.array([point_at(s.route, s.direction, d + 0.005) for d in ahead])
+    centre = points_at(s.route, s.direction, ahead)
+    beyond = points_at(s.route, s.direction, ahead + 0.005)
     tangent = beyond - centre
     tangent /= np.maximum(np.linalg.norm(tangent, axis=1), 1e-12)[:, None]
     normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
@@ -74,14 +75,22 @@ def targets(s: Surroundings, model: ThrowModel, size: float) -> np.ndarray:
 
 
 def heart(s: Surroundings, size: float) -> tuple[float, float]:
-    """Return the point of the destination zone farthest from its edges and from land (an aim's bullseye)."""
-    zone = s.zone
-    if s.land.intersects(zone):
-        zone = zone.difference(s.land.intersection(zone.buffer(size)).buffer(size / 2))
-        zone = zone if not zone.is_empty else s.zone
+    """Return the point of the destination zone farthest from its edges and from land (an aim's bullseye).
+
+    Computed once per zone, land and die size (geometries hash by value).
+    """
+    return _heart(s.zone, s.land, size)
+
+
+@lru_cache(maxsize=256)
+def _heart(destination, land, size: float) -> tuple[float, float]:
+    zone = destination
+    if land.intersects(zone):
+        zone = zone.difference(land.intersection(zone.buffer(size)).buffer(size / 2))
+        zone = zone if not zone.is_empty else destination
     if zone.geom_type != "Polygon":
         zone = max((g for g in getattr(zone, "geoms", ()) if g.geom_type == "Polygon"), key=lambda g: g.area,
-                   default=s.zone)
+                   default=destination)
     p = polylabel(zone, tolerance=size / 8) if zone.geom_type == "Polygon" else zone.representative_point()
     return p.x, p.y
 

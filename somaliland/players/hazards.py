@@ -71,12 +71,6 @@ class Surroundings:
     arrived_ignored: bool  # D8: pirates ignore ships that have arrived
 
 
-def progress_of(route: Route, direction: Direction, points: np.ndarray) -> np.ndarray:
-    """Return how far along the leg each point lies (metres; vectorised `Route.progress`)."""
-    along = shapely.line_locate_point(route.centre_line, shapely.points(points))
-    return along if direction is Direction.NORTH else route.centre_line.length - along
-
-
 def leg_window(route: Route, direction: Direction, start: float, ahead: float) -> tuple[LineString, float]:
     """Return the stretch of the leg from a little behind `start` to `ahead` beyond it, and where it begins.
 
@@ -88,17 +82,12 @@ def leg_window(route: Route, direction: Direction, start: float, ahead: float) -
     return substring(line, lo, min(line.length, start + ahead)), lo
 
 
-def window_progress(s: "Surroundings", points: np.ndarray) -> np.ndarray:
-    """Return the leg progress of each point, projected onto the reachable stretch of the leg."""
-    return s.window_from + shapely.line_locate_point(s.window, shapely.points(points))
-
-
-def point_at(route: Route, direction: Direction, progress: float) -> tuple[float, float]:
-    """Return the point of the centre line at this progress along the leg."""
+def points_at(route: Route, direction: Direction, progress: np.ndarray) -> np.ndarray:
+    """Return the points (n, 2) of the centre line at these progresses along the leg (clamped to it)."""
     length = route.centre_line.length
-    p = route.centre_line.interpolate(min(max(progress, 0.0), length) if direction is Direction.NORTH
-                                      else length - min(max(progress, 0.0), length))
-    return p.x, p.y
+    along = np.minimum(np.maximum(np.asarray(progress, dtype=float), 0.0), length)
+    along = along if direction is Direction.NORTH else length - along
+    return shapely.get_coordinates(shapely.line_interpolate_point(route.centre_line, along))
 
 
 def surroundings(table: Table, ship: ShipState, reach: float) -> Surroundings:
@@ -120,7 +109,7 @@ def surroundings(table: Table, ship: ShipState, reach: float) -> Surroundings:
               if s.id != ship.id and targetable(s, world, config) for p in ports]
     faces = ship.spec.faces
     pips = ship.top_value() if ship.pose is not None else faces[4]
-    start = float(progress_of(route, direction, np.array([origin]))[0])  # type: ignore[arg-type]
+    start = float(route.progress_along(direction, np.array([origin]))[0])  # type: ignore[union-attr]
     window, window_from = leg_window(route, direction, start, reach + BEHIND)  # type: ignore[arg-type]
     return Surroundings(origin, route, direction, zone, land, world.width, world.depth,  # type: ignore[arg-type]
                         start, route.centre_line.length,
@@ -150,23 +139,37 @@ def arrival_chance(remaining: np.ndarray, moves: np.ndarray, w: AimWeights) -> n
     return np.where(remaining <= 0, 1.0, chance)
 
 
-def _path_distance(origin: np.ndarray, ends: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """Return, for each path origin->end, the least distance from the path to any centre (inf if none)."""
-    if len(centres) == 0:
-        return np.full(len(ends), np.inf)
+def _paths_touch(origin: np.ndarray, ends: np.ndarray, centres: np.ndarray, clearance: float) -> np.ndarray:
+    """Return, for each straight path origin->end, whether it passes nearer than `clearance` to any centre.
+
+    Only centres within the longest path's length plus the clearance of the origin can be that near; the
+    others are left out before the (n, k) distance computation.
+    """
     d = ends - origin  # (n, 2)
-    c = centres[None, :, :] - origin  # (1, k, 2)
-    t = np.clip((c * d[:, None, :]).sum(-1) / np.maximum((d * d).sum(-1), 1e-12)[:, None], 0.0, 1.0)
-    nearest = t[..., None] * d[:, None, :]
-    return np.linalg.norm(nearest - c, axis=-1).min(axis=1)
+    if len(centres):
+        reach = math.sqrt(float((d * d).sum(-1).max(initial=0.0))) + clearance
+        centres = centres[np.hypot(*(centres - origin).T) <= reach * (1 + 1e-9)]
+    if len(centres) == 0:
+        return np.zeros(len(ends), dtype=bool)
+    # the components written out (the same arithmetic as the (n, k, 2) vector form, without its temporaries)
+    dx, dy = d[:, :1], d[:, 1:]  # (n, 1)
+    cx, cy = (centres[:, 0] - origin[0])[None, :], (centres[:, 1] - origin[1])[None, :]  # (1, k)
+    t = np.clip((cx * dx + cy * dy) / np.maximum(dx * dx + dy * dy, 1e-12), 0.0, 1.0)
+    ex, ey = t * dx - cx, t * dy - cy
+    return np.sqrt(ex * ex + ey * ey).min(axis=1) < clearance
 
 
 def land_fraction(s: Surroundings, ends: np.ndarray) -> np.ndarray:
-    """Return the share of each straight path from the origin to an end that runs over land."""
-    f = np.linspace(0.0, 1.0, PATH_SAMPLES)[None, :, None]
-    pts = np.asarray(s.origin)[None, None, :] + f * (ends - np.asarray(s.origin))[:, None, :]
-    on = shapely.contains_xy(s.land, pts[..., 0], pts[..., 1])
-    return on.mean(axis=1)
+    """Return the share of each straight path from the origin to an end that runs over land.
+
+    Each path is sampled at `PATH_SAMPLES` evenly spaced points, the origin first; the origin is
+    checked once for all paths.
+    """
+    origin = np.asarray(s.origin)
+    f = np.linspace(0.0, 1.0, PATH_SAMPLES)[None, 1:, None]
+    pts = origin[None, None, :] + f * (ends - origin)[:, None, :]
+    on = shapely.contains_xy(s.land, pts[..., 0], pts[..., 1]).sum(axis=1)
+    return (on + int(shapely.contains_xy(s.land, origin[0], origin[1]))) / PATH_SAMPLES
 
 
 def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np.ndarray | None = None) -> np.ndarray:
@@ -179,10 +182,11 @@ def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np
     on_board = (x >= 0) & (x <= s.width) & (y >= 0) & (y <= s.depth)
     aground = on_board & shapely.contains_xy(s.land, x, y)
     arrived = on_board & shapely.contains_xy(s.zone, x, y)
-    progress = np.minimum(window_progress(s, ends), s.end)
-    off_line = shapely.distance(s.window, shapely.points(ends))
+    points = shapely.points(ends)
+    progress = np.minimum(s.window_from + shapely.line_locate_point(s.window, points), s.end)
+    off_line = shapely.distance(s.window, points)
     detour = w.off_route * np.maximum(off_line - w.corridor, 0.0) + w.centre_pull * off_line
-    collide = (_path_distance(np.asarray(s.origin), ends, s.others) < s.clearance) if touched is None else touched
+    collide = _paths_touch(np.asarray(s.origin), ends, s.others, s.clearance) if touched is None else touched
     lost = ~on_board | aground | collide
     if len(s.ports):
         to_port = np.linalg.norm(ends[:, None, :] - s.ports[None, :, :], axis=-1).min(axis=1)

@@ -20,7 +20,6 @@ import math
 from dataclasses import dataclass
 from functools import cache
 
-from somaliland.map.model import Direction, Map
 from somaliland.rules.config import RulesConfig
 
 
@@ -32,14 +31,6 @@ class Outlook:
     accident_rate: float = 0.70  # turns lost per move to groundings, collisions and leaving the board
     rival_full_route_ships: float = 2.0  # ships each other player is expected to send the full-value way
     ship_cost: float = 2.0  # points a ship at sea costs: it crowds the lanes and invites collisions (R18)
-
-
-def leg_length(world: Map, route: str, direction: Direction) -> float:
-    """Return how far a ship sails along the leg from its start to its destination (metres)."""
-    r = world.route(route)
-    leg = r.leg(direction)
-    goal = leg.destination.representative_point()
-    return max(0.0, r.progress(direction, goal.x, goal.y) - r.progress(direction, *leg.start))
 
 
 def moves_available(config: RulesConfig) -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from somaliland.map.model import Map
-from somaliland.players.outlook import Outlook, fulfil_chance, leg_length, moves_available, voyage
+from somaliland.players.outlook import Outlook, fulfil_chance, moves_available, voyage
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.contracts import Card
 from somaliland.rules.pirates import targets_route
@@ -72,17 +72,21 @@ def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], world: Map, c
     moves = moves_available(config)
     full = {r.name: r.full_value for r in world.routes}
     n = len(ships)
-    lengths = {(r, c.direction): leg_length(world, r, c.direction) for r in valuation.routes for c in cards}
+    lengths = {(r, c.direction): world.leg_length(r, c.direction) for r in valuation.routes for c in cards}
     safe_targeted = targets_route(False, config)  # R13: may pirates take ships on the safe route?
+
+    chosen_by_mask = [[ships[k] for k in range(n) if mask >> k & 1] for mask in range(1 << n)]
+    carried = [sum(v.displacement for v in chosen) for chosen in chosen_by_mask]
+    trip_for = lru_cache(maxsize=None)(voyage)  # many masks share a route and a convoy size
 
     @lru_cache(maxsize=None)
     def worth(i: int, route: str, mask: int) -> float:
         card = cards[i]
-        chosen = [ships[k] for k in range(n) if mask >> k & 1]
-        if sum(v.displacement for v in chosen) < card.value:
+        if carried[mask] < card.value:
             return 0.0
-        trip = voyage(lengths[route, card.direction], moves, full[route], rivals, len(chosen), valuation.outlook,
-                      safe_targeted=safe_targeted)
+        chosen = chosen_by_mask[mask]
+        trip = trip_for(lengths[route, card.direction], moves, full[route], rivals, len(chosen), valuation.outlook,
+                        safe_targeted=safe_targeted)
         factor = 1.0 if full[route] else 0.5
         gain = factor * card.value * fulfil_chance(tuple(v.displacement for v in chosen), card.value, trip.arrive)
         ransom = valuation.ransom_aversion * trip.captures * sum(v.mean_pips for v in chosen)

@@ -24,7 +24,7 @@ from somaliland.players.aim import Spread, rank, sizing_up
 from somaliland.players.calibration import ThrowModel, calibrate
 from somaliland.players.hazards import AimWeights
 from somaliland.players.lookahead import look_ahead
-from somaliland.players.outlook import Outlook, leg_length
+from somaliland.players.outlook import Outlook
 from somaliland.players.planner import Valuation, best_plans, rival_full_route_ships, vessels
 from somaliland.players.policy import Policy, Table
 from somaliland.rules.contracts import Card, Draft, legal_picks
@@ -116,7 +116,7 @@ def start_clear(table: Table, ship: ShipState) -> bool:
 def hopeful(table: Table, ship: ShipState, model: ThrowModel) -> bool:
     """Return True if the ship's moves left could carry it the length of its leg at the longest roll (R15)."""
     moves = moves_left(ship, table.state.turn, table.config)
-    return moves * model.max_roll >= leg_length(table.world, ship.route, ship.direction)  # type: ignore[arg-type]
+    return moves * model.max_roll >= table.world.leg_length(ship.route, ship.direction)  # type: ignore[arg-type]
 
 
 STRATEGIES: dict[str, dict[str, Any]] = {  # each strategy's own defaults for the parameters below

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from somaliland.map.model import Direction, Map, Route
+from somaliland.map.model import Direction, Map
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.state import SAILING, GameState, ShipState, Status
 
@@ -80,12 +80,6 @@ def due_to_sail(ship: ShipState, state: GameState, config: RulesConfig) -> bool:
             and ship.sailed_turn < state.turn and ship.moves < config.max_moves)
 
 
-def _progress(route: Route, direction: Direction, ship: ShipState) -> float:
-    """Return how far along its leg the ship lies (D9)."""
-    x, y = ship.pose.position[:2]  # type: ignore[union-attr]
-    return route.progress(direction, x, y)
-
-
 def next_to_sail(state: GameState, world: Map, config: RulesConfig) -> ShipState | None:
     """Return the ship whose move comes next this turn, or None when every route has moved (R14, D9).
 
@@ -104,5 +98,7 @@ def next_to_sail(state: GameState, world: Map, config: RulesConfig) -> ShipState
         due = [s for s in state.ships if due_to_sail(s, state, config)
                and s.route == route_name and s.direction is direction]
         if due:
-            return min(due, key=lambda s: (sign * _progress(route, direction, s), rank[s.owner]))
+            xy = np.array([s.pose.position[:2] for s in due])  # type: ignore[union-attr]
+            along = route.progress_along(direction, xy)
+            return min(zip(due, along.tolist()), key=lambda d: (sign * d[1], rank[d[0].owner]))[0]
     return None

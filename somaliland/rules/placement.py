@@ -21,7 +21,8 @@ RINGS = 30
 
 def ground_height(world: Map, x: float, y: float) -> float:
     """Return the height of the board's surface at (x, y): raised land's relief, else 0."""
-    return max((land.relief for land in world.lands if land.polygon.covers(Point(x, y))), default=0.0)
+    return max((land.relief for land in world.lands if land.relief > 0 and land.polygon.covers(Point(x, y))),
+               default=0.0)
 
 
 def free_spot(at: tuple[float, float], others: list[tuple[float, float]], size: float,
