@@ -128,3 +128,28 @@ def test_launches_on_the_default_map_are_legal_and_head_up_the_leg(roller, route
     leg = board.route(route)
     ahead = leg.progress_along(card.direction, np.array([landing(throw, model)]))[0]
     assert ahead - leg.progress(card.direction, *throw.origin) > 0.1  # the throw makes way along the leg
+
+
+def test_vector_helpers_give_the_scalar_results_bit_for_bit():
+    """The aim's vectorised helpers are speed-ups: each must equal the scalar computation it replaces."""
+    from somaliland.players.hazards import _paths_touch, points_at
+
+    board = default_map()
+    route = board.routes[0]
+    rng = np.random.default_rng(3)
+    pts = rng.uniform([0.0, 0.0], [board.width, board.depth], size=(40, 2))
+    for direction in Direction:
+        assert route.progress_along(direction, pts).tolist() == [route.progress(direction, x, y) for x, y in pts]
+        along = np.linspace(-0.1, route.centre_line.length + 0.1, 25)
+        length = route.centre_line.length
+        scalar = [route.centre_line.interpolate(min(max(d, 0.0), length) if direction is Direction.NORTH
+                                                else length - min(max(d, 0.0), length)) for d in along]
+        assert points_at(route, direction, along).tolist() == [[p.x, p.y] for p in scalar]
+    origin, ends, centres = pts[0], pts[1:30], pts[30:]
+    d = ends - origin
+    c = centres[None, :, :] - origin
+    t = np.clip((c * d[:, None, :]).sum(-1) / np.maximum((d * d).sum(-1), 1e-12)[:, None], 0.0, 1.0)
+    distance = np.linalg.norm(t[..., None] * d[:, None, :] - c, axis=-1).min(axis=1)  # the (n, k, 2) form
+    for clearance in (0.01, 0.05, float(np.median(distance))):
+        assert _paths_touch(origin, ends, centres, clearance).tolist() == (distance < clearance).tolist()
+    assert not _paths_touch(origin, ends, centres[:0], 0.05).any()
