@@ -95,6 +95,22 @@ def test_bench_game_rejects_a_step_rate_the_path_samples_do_not_divide():
     assert "sample_hz" in out.stderr and "rate_hz=500" in out.stderr
 
 
+def test_bench_study_reports_throughput_scaling_and_its_physics():
+    out = run("bench", "study", "--games", "1", "--players", "2", "--rounds", "1", "--rate-hz", "480", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert (data["games_1"], data["games_2"]) == (1, 2)
+    assert data["games_per_hour_1_with_startup"] > 0 and data["games_per_hour_2_with_startup"] > 0
+    assert (data["rate_hz"], data["solver_iterations"]) == (480, 50)
+    assert data["target_hours_for_10000"] == 1.5 and data["target_scaling"] == 0.8
+
+
+def test_bench_study_refuses_an_impossible_step_rate_before_any_work():
+    out = run("bench", "study", "--rate-hz", "500")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "rate_hz=500" in out.stderr
+
+
 def test_bench_fidelity_measures_each_rate_against_the_validation_limits():
     out = run("bench", "fidelity", "--rates", "960,480", "--throws", "3", "--json")
     assert out.returncode == 0, out.stderr

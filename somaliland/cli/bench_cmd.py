@@ -65,6 +65,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     study.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="players (default 4)")
     study.add_argument("--rounds", type=types.positive_int, default=4, help="rounds (default 4)")
     study.add_argument("--strategy", default="ev", help="every seat's strategy (default ev)")
+    study.add_argument("--rate-hz", type=types.positive_int, default=None,
+                       help="physics steps per second instead of the default (a multiple of 60), as a study's "
+                            "[physics] table would set it; games then play differently")
+    study.add_argument("--solver-iterations", type=types.positive_int, default=None,
+                       help="Bullet solver iterations instead of the default")
     study.add_argument("--json", action="store_true", help="print one JSON object")
     study.set_defaults(run=run_study_bench)
 
@@ -138,9 +143,7 @@ def run_game(args: argparse.Namespace) -> int:
     world = load(DEFAULT_MAP)
     rules = RulesConfig(players=4)
     seats = seats_from(args.strategies.split(","), 4, ThrowSkill.level(0.75))
-    defaults = SimSettings()
-    settings = SimSettings(rate_hz=args.rate_hz or defaults.rate_hz,
-                           solver_iterations=args.solver_iterations or defaults.solver_iterations)
+    settings = SimSettings(**_physics_overrides(args))
     cpu, throws = [], []
     with make_roller(settings) as roller:
         for k in range(args.games):
@@ -163,9 +166,8 @@ def run_game(args: argparse.Namespace) -> int:
         return 0
     print(f"{args.games} four-player games on {world.name}: median {out['median_cpu_s']} CPU s per game "
           f"(min {out['min_cpu_s']}, max {out['max_cpu_s']}; target 1.0), median {out['median_throws']} throws")
-    if settings != defaults:
-        print(f"  physics at {settings.rate_hz} Hz, {settings.solver_iterations} solver iterations "
-              f"(defaults {defaults.rate_hz} Hz, {defaults.solver_iterations}): these games play differently")
+    if settings != SimSettings():
+        print(_physics_note(settings))
     print("where one game's time goes:")
     for area, share in areas.items():
         print(f"  {area:<42} {share:6.1%}")
@@ -203,26 +205,47 @@ def run_fidelity(args: argparse.Namespace) -> int:
     return 0
 
 
+def _physics_overrides(args: argparse.Namespace) -> dict[str, int]:
+    """Return the SimSettings fields `--rate-hz` and `--solver-iterations` set (empty: the defaults)."""
+    return {name: value for name, value in (("rate_hz", args.rate_hz), ("solver_iterations", args.solver_iterations))
+            if value is not None}
+
+
+def _physics_note(settings) -> str:
+    """Return the line that says a benchmark ran at physics settings other than the games' defaults."""
+    from physics import SimSettings
+
+    defaults = SimSettings()
+    return (f"  physics at {settings.rate_hz} Hz, {settings.solver_iterations} solver iterations "
+            f"(defaults {defaults.rate_hz} Hz, {defaults.solver_iterations}): these games play differently")
+
+
 def run_study_bench(args: argparse.Namespace) -> int:
     """Run the study throughput benchmark."""
     import os
 
+    from physics import SimSettings
     from somaliland.study.bench import measure
 
+    physics = _physics_overrides(args)
+    settings = SimSettings(**physics)  # refuses an impossible setting before any work
     load = os.getloadavg()[0]
-    one = measure(1, args.games, args.players, args.rounds, args.strategy)
-    two = measure(2, 2 * args.games, args.players, args.rounds, args.strategy)
+    one = measure(1, args.games, args.players, args.rounds, args.strategy, physics=physics)
+    two = measure(2, 2 * args.games, args.players, args.rounds, args.strategy, physics=physics)
     ratio = two.steady_games_per_hour / (2 * one.steady_games_per_hour)
     out = {"games_1": one.games, "games_per_hour_1": round(one.steady_games_per_hour, 1),
            "games_per_hour_1_with_startup": round(one.games_per_hour, 1), "games_2": two.games,
            "games_per_hour_2": round(two.steady_games_per_hour, 1),
            "games_per_hour_2_with_startup": round(two.games_per_hour, 1), "scaling": round(ratio, 3),
            "hours_for_10000_games": round(10_000 / two.steady_games_per_hour, 2), "target_scaling": 0.8,
-           "target_hours_for_10000": 1.5, "cpus": os.cpu_count(), "load_average_before": round(load, 2)}
+           "target_hours_for_10000": 1.5, "cpus": os.cpu_count(), "load_average_before": round(load, 2),
+           "rate_hz": settings.rate_hz, "solver_iterations": settings.solver_iterations}
     if args.json:
         print(json.dumps(out))
         return 0
     print(f"study runner, {args.players} players, {args.rounds} rounds, strategy {args.strategy}:")
+    if physics:
+        print(_physics_note(settings))
     for k, t in ((1, one), (2, two)):
         print(f"  {k} worker{'s' if k > 1 else ' '}: {t.steady_games_per_hour:8.1f} games/hour once warm "
               f"({t.games_per_hour:.1f} with start-up; {t.games} games in {t.seconds:.1f} s)")

@@ -48,10 +48,15 @@ class Throughput:
 
 
 def measure(workers: int, games: int, players: int = 4, rounds: int = 4, strategy: str = "ev",
-            factory: str | None = None) -> Throughput:
-    """Return the wall-clock throughput of a study of `games` games on `workers` local processes."""
+            factory: str | None = None, physics: dict[str, int | float] | None = None) -> Throughput:
+    """Return the wall-clock throughput of a study of `games` games on `workers` local processes.
+
+    `physics` holds SimSettings fields for the study's `[physics]` table (default: the games' defaults).
+    """
     text = BENCH_STUDY.format(games=games, players=players, rounds=rounds, strategy=strategy,
                               factory=f'policy_factory = "{factory}"\n' if factory else "")
+    if physics:
+        text += "\n[physics]\n" + "".join(f"{name} = {value!r}\n" for name, value in physics.items())
     study = parse_study(text, "<bench study>", Path.cwd())
     done: list[float] = []
     with tempfile.TemporaryDirectory(prefix="somaliland-bench-") as out:
