@@ -185,7 +185,11 @@ def below_board(board: Board, spec: DieSpec, position, orientation: Quaternion) 
 
 
 def _check_resting(dice: list[PlacedDie], board: Board) -> None:
-    """Raise PhysicsInputError if a resting die lies below the board or two resting dice overlap."""
+    """Raise PhysicsInputError if a resting die lies below the board or two resting dice overlap.
+
+    Below the board is judged as `below_board` judges a roll's result: only for dice wholly over the
+    board, since a die resting across its edge (as a roll may leave one) legitimately reaches below its top.
+    """
     if not dice:
         return
     centres = np.array([d.pose.position for d in dice])
@@ -193,9 +197,10 @@ def _check_resting(dice: list[PlacedDie], board: Board) -> None:
     # the bottom row of each rotation matrix: how far each half extent reaches downwards
     bottom = np.abs(np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], axis=1))
     lowest = centres[:, 2] - (bottom * np.array([d.spec.half_extents for d in dice])).sum(axis=1)
-    on_board = (centres[:, 0] >= 0) & (centres[:, 0] <= board.width) & (centres[:, 1] >= 0) & (
-        centres[:, 1] <= board.depth)
-    sunk = np.flatnonzero(on_board & (lowest < -BELOW_BOARD_TOLERANCE))
+    r = np.array([d.spec.bounding_radius for d in dice])
+    inside = (centres[:, 0] >= r) & (centres[:, 0] <= board.width - r) & (centres[:, 1] >= r) & (
+        centres[:, 1] <= board.depth - r)
+    sunk = np.flatnonzero(inside & (lowest < -BELOW_BOARD_TOLERANCE))
     if sunk.size:
         d = dice[int(sunk[0])]
         raise PhysicsInputError(f"pose of die {d.name!r}", d.pose.position,

@@ -90,3 +90,19 @@ def test_a_die_straddling_the_board_edge_is_not_below_the_board():
     assert not below_board(board, spec, (board.width - 0.002, 0.4, 0.007), tipped)  # over the edge
     assert below_board(board, spec, (0.4, 0.4, 0.006), tipped)  # sunk 3 mm in the middle of the board
     assert not below_board(board, spec, (0.4, 0.4, 0.008), (0, 0, 0, 1))  # resting flat
+
+
+def test_a_resting_die_across_the_board_edge_is_accepted(roller):
+    """A roll may leave a die resting across the board's edge, a corner below the top: the next roll takes it.
+
+    The pose is the one a 4-player game left (study seat-colours, cell 0, game 1144), which the input
+    check used to refuse as sunk into the board.
+    """
+    from scipy.spatial.transform import Rotation
+
+    spec = DieSpec()
+    across = tuple(Rotation.from_euler("y", -25, degrees=True).as_quat())
+    edge = PlacedDie("edge", spec, Pose((0.0005280351828434072, 0.22048321228623782, 0.00814268649267439), across))
+    scene = Scene(dice=(PlacedDie("d", spec, Pose.resting(spec, 0.3, 0.3)), edge))
+    result = roller.roll(scene, Throw("d", (0.3, 0.3), heading=0.0, speed=0.3))
+    assert result.thrown.name == "d"
