@@ -53,6 +53,20 @@ def test_seats_answer_R7_finds_a_first_player_advantage_and_bounds_a_fair_one():
     assert "Holm-corrected over 2 cells" in two
 
 
+def test_seats_answer_R7_gives_each_colours_win_rate_between_identical_players():
+    """Seats are colours and turn order rotates, so the answer also says whether a colour wins more (D4)."""
+    players, games = _cell(0, 4, 4, 400, 100, 100, label="players=4")
+    colours = {0: "red", 1: "green", 2: "yellow", 3: "blue"}
+    players["colour"] = players.seat.map(colours)
+    (four,) = seats_answer(players, games)
+    # _cell rotates turn order with the game, so the first player's 100 wins fall on each seat equally
+    assert "by seat (colour) red 25.0% / green 25.0% / yellow 25.0% / blue 25.0% (χ² p = 1)" in four
+    blue_wins = (players.seat == 3) & (players.game < 200)
+    players["win_share"] = blue_wins.astype(float) + ((players.seat == 0) & (players.game >= 200)).astype(float)
+    (four,) = seats_answer(players, games)
+    assert "red 50.0% / green 0.0% / yellow 0.0% / blue 50.0% (χ² p = " in four
+
+
 def test_seats_answer_corrects_for_the_number_of_cells():
     """P1 at 26.8% of 2500 four-player games: p = 0.04 alone, not significant once two cells were looked at."""
     players, games = _concat(_cell(0, 2, 4, 2500, 1250, 40, label="players=2"),

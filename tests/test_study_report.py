@@ -104,6 +104,7 @@ def test_a_seat_that_wins_too_often_between_identical_players_is_flagged_after_h
 
     # cell 0: seat 0 wins 80 of 100 (a bug); cell 1: 60 of 100 (p = 0.046 alone, not after correction)
     players = pd.DataFrame(_seat_rows(0, 100, 80) + _seat_rows(1, 100, 60) + _seat_rows(2, 100, 50))
-    bug, chance = _seat_conclusions(players)
+    bug, chance, even = _seat_conclusions(players)
     assert bug.startswith("**The seat decides, though the players are identical**, in cell 0: seat 0 80.0%")
     assert chance.startswith("Seats differ in cell 1") and "not after Holm's correction over the 3 cells" in chance
+    assert even == "Seats (colours) win alike in cell 2: seat 0 50.0% / seat 1 50.0% (χ² test of equal rates, p = 1)."

@@ -48,6 +48,23 @@ def _positions_p(rows, k: int) -> float:
     return float(chisquare(wins).pvalue)
 
 
+def by_seat(rows) -> tuple[str, float]:
+    """Return each seat's win rate in one cell, named by colour when known ("red 25.1% / ..."), and the χ² p-value
+    of 'every seat wins equally often' (NaN when too few wins to test).
+
+    Seats are fixed colours and turn order is drawn per game (D4), so between identical players a seat that wins
+    more than its share points to something tied to the seat itself, not to the turn order.
+    """
+    from scipy.stats import chisquare
+
+    games = rows.game.nunique()
+    wins = rows.groupby("seat").win_share.sum()
+    names = rows.groupby("seat").colour.first() if "colour" in rows else wins.index.map(lambda s: f"seat {s}")
+    rates = " / ".join(f"{name} {pct(w / games)}" for name, w in zip(names, wins))
+    p = float(chisquare(wins.to_numpy()).pvalue) if wins.sum() >= 5 * len(wins) else math.nan
+    return rates, p
+
+
 def skill_columns(players) -> list[tuple[str, int]]:
     """Return the swept seat-skill columns of a players table, as (column, seat)."""
     return [(c, int(m.group(1))) for c in players.columns if (m := re.fullmatch(r"seat(\d)_skill", c))]
@@ -290,6 +307,7 @@ def seats_answer(players, games) -> list[str]:
         fair = 1 / k
         bound = max(abs(lo - fair), abs(hi - fair))
         pos_p = _positions_p(p, k)
+        seat_rates, seat_p = by_seat(p)
         if p_adj < ALPHA:
             head = f"the first player wins {'more' if b.advantage_p1 > fair else 'less'} than a fair share"
         else:
@@ -298,8 +316,9 @@ def seats_answer(players, games) -> list[str]:
         out.append(f"**{g.cell_label.iloc[0]}: {head}.** P1 (first in round 1) wins {pct(b.advantage_p1)} "
                    f"{_ci(lo, hi)} of {b.games} games against a fair {pct(fair)} (binomial p = "
                    f"{b.advantage_p1_p:.2g}{corrected}); win rate by turn position "
-                   f"{' / '.join(pct(r) for r in b.win_rates)} (χ² p = {pos_p:.2g}); Balance {b.balance:.3f} (a fair "
-                   f"game shows about {fair_balance(b.games, k):.3f} at this sample size).")
+                   f"{' / '.join(pct(r) for r in b.win_rates)} (χ² p = {pos_p:.2g}); by seat (colour) {seat_rates} (χ² p = "
+                   f"{seat_p:.2g}); Balance {b.balance:.3f} (a fair game shows about {fair_balance(b.games, k):.3f} at "
+                   f"this sample size).")
     return out
 
 

@@ -10,7 +10,7 @@ import math
 from pathlib import Path
 
 from somaliland.study import figures
-from somaliland.study.answers import answers, identical_seats, skill_columns
+from somaliland.study.answers import answers, by_seat, identical_seats, skill_columns
 from somaliland.study.answers import pct as _pct
 from somaliland.study.stats import Balance, balance, fair_balance, holm
 from somaliland.study.store import read_table, study_of
@@ -137,28 +137,25 @@ def _conclusions(study, t, cells: list[tuple[str, Balance]]) -> list[str]:
 
 
 def _seat_conclusions(players) -> list[str]:
-    """Flag cells of identical players in which the seat (not the turn order) decides who wins.
+    """Say, per cell of identical players, whether the seat (not the turn order) decides who wins.
 
     Seats are fixed colours and turn order is drawn per game, so between identical players every seat
     should win equally often. Each cell gets a χ² test; the p-values are Holm-corrected across the cells
-    tested, so that one cell in twenty is not flagged by chance alone.
+    tested, so that one cell in twenty is not flagged by chance alone. Cells where the seats are even say so
+    too, with their rates, so a report answers "does a colour win more?" either way.
     """
-    from scipy.stats import chisquare
-
     tested = []
     for (cell, label), rows in players.groupby(["cell", "cell_label"]):
         if not identical_seats(rows):
             continue
-        wins = rows.groupby("seat").win_share.sum()
-        if wins.sum() < 5 * len(wins):
-            continue
-        tested.append((label, wins, rows.game.nunique(), float(chisquare(wins.to_numpy()).pvalue)))
+        rates, p = by_seat(rows)
+        if not math.isnan(p):
+            tested.append((label, rates, p))
     if not tested:
         return []
-    adjusted = holm([t[3] for t in tested])
+    adjusted = holm([t[2] for t in tested])
     out = []
-    for (label, wins, games, p), p_adj in zip(tested, adjusted):
-        rates = ", ".join(f"seat {s} {_pct(w / games)}" for s, w in wins.items())
+    for (label, rates, p), p_adj in zip(tested, adjusted):
         if p_adj < 0.05:
             out.append(f"**The seat decides, though the players are identical**, in {label}: {rates} (χ² test of "
                        f"equal rates, p = {p:.2g}; {p_adj:.2g} after Holm's correction over {len(tested)} cells). "
@@ -168,6 +165,8 @@ def _seat_conclusions(players) -> list[str]:
             out.append(f"Seats differ in {label} ({rates}; χ² p = {p:.2g}), but not after Holm's correction over the "
                        f"{len(tested)} cells tested (p = {p_adj:.2g}): as likely chance as a seat effect; more games "
                        f"would tell.")
+        else:
+            out.append(f"Seats (colours) win alike in {label}: {rates} (χ² test of equal rates, p = {p:.2g}).")
     return out
 
 
