@@ -1,5 +1,7 @@
 """The answer a report opens with, from hand-built results tables whose answer is known."""
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -172,3 +174,23 @@ def test_a_swept_physics_setting_is_answered_like_a_rules_variant():
         cells.append((players, games))
     text = _only_variant_answer(cells, "physics_rate_hz")
     assert text.startswith("**2 players, physics_rate_hz = 480 against 960: no significant change in points**")
+    assert "40.0 vs 40.0 (+0.0 [+0.0, +0.0]) throws a game" in text
+
+
+def test_a_variant_answer_gives_game_length_and_groundings_with_intervals():
+    """480 Hz games one throw longer and one more throw aground per player: both differences shown with CIs."""
+    cells = []
+    for cell, (rate, extra) in enumerate(((960, 0), (480, 1))):
+        players, games = _cell(cell, 2, 4, 100, 50, 40, label=f"physics_rate_hz={rate}")
+        noise = np.random.default_rng(cell).normal(0, 0.5, len(players))
+        players["groundings"] = 5 + extra + noise
+        games["throws"] = 40 + extra + np.random.default_rng(10 + cell).normal(0, 0.5, len(games))
+        games["physics_rate_hz"] = rate
+        cells.append((players, games))
+    text = _only_variant_answer(cells, "physics_rate_hz")
+    for part, unit in ((4, "throws a game"), (5, "throws aground per player")):
+        m = re.fullmatch(r"([\d.]+) vs ([\d.]+) \(([+-][\d.]+) \[([+-][\d.]+), ([+-][\d.]+)\]\) " + unit,
+                         text.split("; ")[part])
+        assert m, text.split("; ")[part]
+        d, lo, hi = map(float, m.groups()[2:])
+        assert 0.8 < d < 1.2 and 0 < lo <= d <= hi < 1.3  # a real difference, its interval clear of zero

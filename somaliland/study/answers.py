@@ -167,7 +167,9 @@ def swept_variants(games) -> list[str]:
 
 
 def variant_answer(players, games, contracts, column: str) -> list[str]:
-    """What each value of a swept rules option (or map) changes against the first value, per player count."""
+    """What each value of a swept rules option, map or physics setting changes against the first value, per player
+    count: points per player (the verdict), ransom, contracts fulfilled, routes, and, with 95% intervals, game
+    length and throws aground (the measures a physics setting moves first)."""
     out = []
     first = games.sort_values("cell")[column].iloc[0]
     for k, kgames in games.groupby("players"):
@@ -180,7 +182,8 @@ def variant_answer(players, games, contracts, column: str) -> list[str]:
             p, c = players[players.cell.isin(set(g.cell))], contracts[contracts.cell.isin(set(g.cell))]
             sailed = c[c.ships > 0]
             rows[v] = {"points": p.points, "ransom": p.ransom.mean(), "fulfilled": p.fulfilled.sum() / max(p.taken.sum(), 1),
-                       "aden": sailed.full_route.mean() if len(sailed) else math.nan, "throws": g.throws.mean(),
+                       "aden": sailed.full_route.mean() if len(sailed) else math.nan, "throws": g.throws,
+                       "aground": p.groundings,
                        "balance": balance(p, g).balance, "games": len(g)}
         base = first if first in rows else values[0]
         b = rows[base]
@@ -190,13 +193,20 @@ def variant_answer(players, games, contracts, column: str) -> list[str]:
             r = rows[v]
             d, lo, hi = difference_ci(r["points"], b["points"])
             verdict = ("more points" if lo > 0 else "fewer points" if hi < 0 else "no significant change in points")
+            length, aground = (_change(r[key], b[key]) for key in ("throws", "aground"))
             out.append(f"**{k} players, {column} = {v} against {base}: {verdict}** — points per player "
                        f"{r['points'].mean():+.1f} vs {b['points'].mean():+.1f} ({d:+.1f} [{lo:+.1f}, {hi:+.1f}]); "
                        f"ransom per player {r['ransom']:.1f} vs {b['ransom']:.1f}; contracts fulfilled "
                        f"{pct(r['fulfilled'])} vs {pct(b['fulfilled'])}; sailed through Aden {pct(r['aden'])} vs "
-                       f"{pct(b['aden'])}; {r['throws']:.0f} vs {b['throws']:.0f} throws a game; Balance "
+                       f"{pct(b['aden'])}; {length} throws a game; {aground} throws aground per player; Balance "
                        f"{r['balance']:.2f} vs {b['balance']:.2f} ({r['games']} and {b['games']} games).")
     return out
+
+
+def _change(values, base) -> str:
+    """Return 'mean vs base mean (difference [95% CI])' of one measure in two sets of games."""
+    d, lo, hi = difference_ci(values, base)
+    return f"{values.mean():.1f} vs {base.mean():.1f} ({d:+.1f} [{lo:+.1f}, {hi:+.1f}])"
 
 
 def skill_answer(players, column: str, seat: int) -> list[str]:
