@@ -108,3 +108,29 @@ def test_a_seat_that_wins_too_often_between_identical_players_is_flagged_after_h
     assert bug.startswith("**The seat decides, though the players are identical**, in cell 0: seat 0 80.0%")
     assert chance.startswith("Seats differ in cell 1") and "not after Holm's correction over the 3 cells" in chance
     assert even == "Seats (colours) win alike in cell 2: seat 0 50.0% / seat 1 50.0% (χ² test of equal rates, p = 1)."
+
+
+def test_win_rate_by_seat_draws_each_seat_in_its_players_colour_R1(tmp_path, monkeypatch):
+    """Seat 0 is red, 1 green, 2 yellow, 3 blue (R1): the figure's bars and legend say so."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from somaliland.replay.textures import PLAYER_RGB
+    from somaliland.study import figures
+
+    rows = [{"cell": 0, "cell_label": "players=4", "players": 4, "game": g, "seat": s, "win_share": float(s == g % 4)}
+            for g in range(40) for s in range(4)]
+    drawn = {}
+    monkeypatch.setattr(figures, "_save", lambda fig, path: drawn.setdefault("fig", fig))
+    assert figures.win_rate_by(pd.DataFrame(rows), "seat", "seat", tmp_path / "seat.png") == 40
+    ax = drawn["fig"].axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["seat 0 (red)", "seat 1 (green)", "seat 2 (yellow)", "seat 3 (blue)"]
+    from matplotlib.container import BarContainer
+
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    faces = [tuple(round(255 * c) for c in bar.patches[0].get_facecolor()[:3]) for bar in bars]
+    assert faces == [PLAYER_RGB[c] for c in ("red", "green", "yellow", "blue")]
+    plt.close(drawn["fig"])

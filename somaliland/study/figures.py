@@ -41,14 +41,16 @@ def _wrap(label: str, width: int = 16) -> str:
     return "\n".join(textwrap.wrap(label, width)) or label
 
 
-def _bars(ax, groups: list[str], series: dict[str, list[tuple[float, float, float]]]) -> None:
-    """Draw grouped bars with 95% error bars: one group per label, one bar per series."""
+def _bars(ax, groups: list[str], series: dict[str, list[tuple[float, float, float]]],
+          colours: list | None = None) -> None:
+    """Draw grouped bars with 95% error bars: one group per label, one bar per series (in `colours` if given)."""
     width = 0.8 / max(1, len(series))
     x = np.arange(len(groups))
     for i, (name, values) in enumerate(series.items()):
         mean = np.array([v[0] for v in values], dtype=float)
         err = np.array([[max(0.0, v[0] - v[1]), max(0.0, v[2] - v[0])] for v in values], dtype=float).T
-        ax.bar(x + (i - (len(series) - 1) / 2) * width, mean, width, yerr=err, capsize=2, label=name)
+        ax.bar(x + (i - (len(series) - 1) / 2) * width, mean, width, yerr=err, capsize=2, label=name,
+               color=colours[i] if colours else None, edgecolor="k" if colours else None, linewidth=0.5)
     ax.set_xticks(x, [_wrap(g) for g in groups], fontsize=8)
     ax.legend(fontsize=8)
 
@@ -64,22 +66,29 @@ def _cells(frame) -> list[tuple[int, str]]:
 
 
 def win_rate_by(players, column: str, what: str, path: Path) -> int:
-    """Win rate by turn-order position or by seat, per cell, with 95% Wilson intervals and fair shares."""
+    """Win rate by turn-order position or by seat, per cell, with 95% Wilson intervals and fair shares.
+
+    Seats are drawn in their players' colours (R1: seat 0 red, 1 green, 2 yellow, 3 blue) and named by them.
+    """
+    from somaliland.replay.textures import PLAYER_RGB
+    from somaliland.rules.fleet import COLOURS
+
     if players.empty:
         return 0
     plt = _plt()
     cells = _cells(players)
     k = int(players.players.max())
     series: dict[str, list[tuple[float, float, float]]] = {}
+    colours = None if column == "order" else [tuple(c / 255 for c in PLAYER_RGB[COLOURS[s]]) for s in range(k)]
     for pos in range(k):
-        name = f"P{pos + 1}" if column == "order" else f"seat {pos}"
+        name = f"P{pos + 1}" if column == "order" else f"seat {pos} ({COLOURS[pos]})"
         series[name] = []
         for cell, _ in cells:
             rows = players[(players.cell == cell) & (players[column] == pos)]
             n, won = len(rows), float(rows.win_share.sum())
             series[name].append((won / n, *wilson(won, n)) if n else (math.nan,) * 3)
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(cells) + 2), 4))
-    _bars(ax, [label for _, label in cells], series)
+    _bars(ax, [label for _, label in cells], series, colours)
     for i, (cell, _) in enumerate(cells):
         fair = 1 / int(players[players.cell == cell].players.iloc[0])
         ax.hlines(fair, i - 0.45, i + 0.45, colors="k", linestyles="dashed", linewidth=1)
