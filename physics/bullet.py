@@ -260,8 +260,10 @@ class _Roll:
     def _build_world(self) -> None:
         """Build a fresh world with the board, the table and any relief.
 
-        A world kept between rolls, even with every die removed last in first out, gave a different
-        result for 2 throws in 300 depending on the throws before (measured), so every roll starts anew.
+        A world kept between rolls, even with every die removed last in first out, makes a roll's result
+        depend on the rolls before it (2 throws in 300; all 6 games of `experiments/perf/world_reuse.py`):
+        the broadphase keeps its pair clean-up cursor, which only `resetSimulation` resets in pybullet.
+        So every roll starts anew, and a roll's result depends on its scene and throw alone.
         """
         p, s, b, mat = self.p, self.s, self.board, self.scene.materials
         p.resetSimulation()
