@@ -262,7 +262,8 @@ class _Roll:
 
         A world kept between rolls, even with every die removed last in first out, makes a roll's result
         depend on the rolls before it (2 throws in 300; all 6 games of `experiments/perf/world_reuse.py`):
-        the broadphase keeps its pair clean-up cursor, which only `resetSimulation` resets in pybullet.
+        the broadphase keeps its pair clean-up cursor (which only `resetSimulation` resets in pybullet), among
+        other state.
         So every roll starts anew, and a roll's result depends on its scene and throw alone.
         """
         p, s, b, mat = self.p, self.s, self.board, self.scene.materials

@@ -12,7 +12,8 @@ digests run after run: a reused world is deterministic per game, not per roll). 
 Performance): reuse-dbvt saves 13% of a game's CPU but changes all 6 games; with the simple broadphase reuse
 still changes 4 of 6, and the simple broadphase is slower to begin with. In the dynamic tree the pair clean-up
 cursor (`btDbvtBroadphase::m_cid`) and stage counters persist across rolls; only `resetPool` on an empty
-broadphase resets them, and pybullet does not expose it (only `resetSimulation` starts anew).
+broadphase resets them, and pybullet does not expose it (only `resetSimulation` starts anew). It is not the
+only history: the simple broadphase has no such cursor and reused still changes games.
 
     PYTHONPATH=. python experiments/perf/world_reuse.py fresh-dbvt   # or reuse-dbvt, fresh-simple, reuse-simple
 
