@@ -38,14 +38,19 @@ def _ci(lo: float, hi: float) -> str:
     return f"[{pct(lo)}, {pct(hi)}]"
 
 
-def _positions_p(rows, k: int) -> float:
-    """Return the χ² p-value of 'every turn position of round 1 wins equally often' in one cell."""
+def _equal_wins_p(wins) -> float:
+    """Return the χ² p-value of 'these groups win equally often' (wins per group), or NaN when there are fewer
+    than 5 wins a group to test."""
     from scipy.stats import chisquare
 
-    wins = rows.groupby("order").win_share.sum().reindex(range(k), fill_value=0.0).to_numpy()
-    if wins.sum() < 5 * k:
+    if wins.sum() < 5 * len(wins):
         return math.nan
     return float(chisquare(wins).pvalue)
+
+
+def _positions_p(rows, k: int) -> float:
+    """Return the χ² p-value of 'every turn position of round 1 wins equally often' in one cell."""
+    return _equal_wins_p(rows.groupby("order").win_share.sum().reindex(range(k), fill_value=0.0).to_numpy())
 
 
 def by_seat(rows) -> tuple[str, float]:
@@ -55,14 +60,11 @@ def by_seat(rows) -> tuple[str, float]:
     Seats are fixed colours and turn order is drawn per game (D4), so between identical players a seat that wins
     more than its share points to something tied to the seat itself, not to the turn order.
     """
-    from scipy.stats import chisquare
-
     games = rows.game.nunique()
     wins = rows.groupby("seat").win_share.sum()
     names = rows.groupby("seat").colour.first() if "colour" in rows else wins.index.map(lambda s: f"seat {s}")
     rates = " / ".join(f"{name} {pct(w / games)}" for name, w in zip(names, wins))
-    p = float(chisquare(wins.to_numpy()).pvalue) if wins.sum() >= 5 * len(wins) else math.nan
-    return rates, p
+    return rates, _equal_wins_p(wins.to_numpy())
 
 
 def skill_columns(players) -> list[tuple[str, int]]:
