@@ -1,9 +1,11 @@
 """The PyBullet adapter: rolls one die through a scene and reports plain data. The only module that
 imports pybullet.
 
-Each roll builds a fresh world (Bullet is deterministic on a freshly built world, and saved states do not
-survive sleeping: bullet3 issue #3993), so a roll's result depends on its scene and throw alone, bit for
-bit, in any process. Resting dice enter the world asleep and only once a moving die could reach them
+By default each roll builds a fresh world (Bullet is deterministic on a freshly built world, and saved states
+do not survive sleeping: bullet3 issue #3993), so a roll's result depends on its scene and throw alone, bit
+for bit, in any process. With `SimSettings.world = "per_game"` the rolls of a game on its board share one
+world instead (`BulletRoller.new_game`), which saves building it; rolls on another board or materials (the
+AI's calibration lab) still get a fresh world of their own, on a second physics server. Resting dice enter the world asleep and only once a moving die could reach them
 within the next path sample: a die far from the action costs nothing, and a die that could be touched is
 always there before it is touched. Steps run in chunks of one path sample; while two dice are near each
 other every step is checked for contacts, since Bullet reports only the last step's contacts.
@@ -74,6 +76,7 @@ from physics.dice import (
     world_face_normals,
 )
 from physics.errors import PhysicsError, PhysicsInputError
+from physics.materials import Materials
 from physics.result import Contact, DiePath, DieRest, OffBoard, RollResult, TipOver
 from physics.scene import PlacedDie, Scene
 from physics.settings import SimSettings
@@ -134,19 +137,47 @@ def push_orientation(orientation: Quaternion, heading: float) -> Quaternion:
     return quaternion_product((0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2)), flat)
 
 
+class _KeptWorld:
+    """A Bullet world that a game's rolls share (`SimSettings.world == "per_game"`): what it was built for, the
+    die shapes it holds, and whether it has been built yet."""
+
+    def __init__(self, board: Board, materials: Materials) -> None:
+        self.board, self.materials = board, materials
+        self.shapes: dict[tuple[float, float, float], int] = {}
+        self.built = False
+
+    def fits(self, scene: Scene) -> bool:
+        """Return True if a roll in this scene may use this world (the same board and materials)."""
+        return (scene.board is self.board or scene.board == self.board) and scene.materials == self.materials
+
+
+def _connect() -> bullet_client.BulletClient:
+    with _quiet_stdout():
+        return bullet_client.BulletClient(connection_mode=pybullet.DIRECT)
+
+
 class BulletRoller:
     """Rolls dice with PyBullet in its own headless physics server."""
 
     def __init__(self, settings: SimSettings | None = None) -> None:
         self.settings = settings or SimSettings()
-        with _quiet_stdout():
-            self._p = bullet_client.BulletClient(connection_mode=pybullet.DIRECT)
+        self._p = _connect()
+        self._side: bullet_client.BulletClient | None = None  # fresh worlds beside a kept one
+        self._kept: _KeptWorld | None = None
+
+    def new_game(self, board: Board, materials: Materials | None = None) -> None:
+        """Begin a game on this board: with `settings.world == "per_game"` its rolls from now on share one world,
+        built fresh by the first of them; rolls on any other board or materials get fresh worlds of their own
+        and leave it alone. Per roll (the default) this does nothing."""
+        self._kept = _KeptWorld(board, materials or Materials()) if self.settings.world == "per_game" else None
 
     def close(self) -> None:
-        """Disconnect from the physics server."""
-        if self._p is not None:
-            self._p.disconnect()
-            self._p = None
+        """Disconnect from the physics servers."""
+        for client in (self._p, self._side):
+            if client is not None:
+                client.disconnect()
+        self._p = self._side = None
+        self._kept = None
 
     def __enter__(self) -> "BulletRoller":
         return self
@@ -168,7 +199,21 @@ class BulletRoller:
             raise PhysicsInputError("throw origin", throw.origin,
                                     f"a point on the board: x in [0, {board.width:g}], y in [0, {board.depth:g}] m")
         _check_resting([d for d in scene.dice if d is not thrown], board)
-        return _Roll(self._p, self.settings, scene, thrown, throw).run()
+        kept = self._kept
+        if kept is None:
+            return _Roll(self._p, self.settings, scene, thrown, throw).run()
+        if not kept.fits(scene):
+            if self._side is None:
+                self._side = _connect()
+            return _Roll(self._side, self.settings, scene, thrown, throw).run()
+        try:
+            roll = _Roll(self._p, self.settings, scene, thrown, throw, kept)
+            result = roll.run()
+            roll.remove_dice()
+        except BaseException:
+            kept.built = False  # in an unknown state: the game's next roll builds it anew
+            raise
+        return result
 
 
 def below_board(board: Board, spec: DieSpec, position, orientation: Quaternion) -> bool:
@@ -221,7 +266,7 @@ class _Roll:
     """One roll's world and its stepping loop. Die 0 is the thrown one; arrays are indexed by die."""
 
     def __init__(self, p: bullet_client.BulletClient, settings: SimSettings, scene: Scene,
-                 thrown: PlacedDie, throw: Throw) -> None:
+                 thrown: PlacedDie, throw: Throw, kept: _KeptWorld | None = None) -> None:
         self.p, self.s, self.scene, self.throw = p, settings, scene, throw
         self.board: Board = scene.board
         self.dice = [thrown] + [d for d in scene.dice if d is not thrown]
@@ -246,14 +291,18 @@ class _Roll:
         self.open_contacts: dict[tuple[int, int], float] = {}
         self.contacts: list[tuple[int, int, float, float]] = []
         self.off_table: dict[int, tuple[float, float, float]] = {}
-        self.shapes: dict[tuple[float, float, float], int] = {}
+        self.shapes: dict[tuple[float, float, float], int] = kept.shapes if kept is not None else {}
         self.step = 0
         # bound once: BulletClient looks every call up by name
         self._step = p.stepSimulation
         self._pose = p.getBasePositionAndOrientation
         self._velocity = p.getBaseVelocity
         self._contact_points = p.getContactPoints
-        self._build_world()
+        if kept is None or not kept.built:
+            self.shapes.clear()  # a kept world's die shapes went with its old world
+            self._build_world()
+            if kept is not None:
+                kept.built = True
         self._launch()
 
     # -- world -------------------------------------------------------------------------------------
@@ -263,8 +312,8 @@ class _Roll:
         A world kept between rolls, even with every die removed last in first out, makes a roll's result
         depend on the rolls before it (2 throws in 300; all 6 games of `experiments/perf/world_reuse.py`):
         the broadphase keeps its pair clean-up cursor (which only `resetSimulation` resets in pybullet), among
-        other state.
-        So every roll starts anew, and a roll's result depends on its scene and throw alone.
+        other state. So by default every roll starts anew, and a roll's result depends on its scene and throw
+        alone; a kept world ("per_game") is built once, by its game's first roll.
         """
         p, s, b, mat = self.p, self.s, self.board, self.scene.materials
         p.resetSimulation()
@@ -507,6 +556,12 @@ class _Roll:
                 break
         self._track_contacts(set(), self.step * dt)
         return self._result(cap_hit)
+
+    def remove_dice(self) -> None:
+        """Take this roll's dice out of a kept world, last in first out (those that fell off the table are out)."""
+        for i in reversed(self.uid):
+            if self.state[i] != FELL:
+                self.p.removeBody(self.uid[i])
 
     # -- result ------------------------------------------------------------------------------------
     def _moved(self, i: int) -> bool:

@@ -11,7 +11,12 @@ from physics.throw import Throw
 
 
 class Roller(Protocol):
-    """Anything that turns a scene and a throw into a roll result."""
+    """Anything that turns a scene and a throw into a roll result.
+
+    A roller may also offer `new_game(board, materials=None)`, called as a game begins: the PyBullet roller
+    then lets that game's rolls share one world when its settings ask for it (`SimSettings.world`). Callers
+    look it up with getattr, so a roller without it is still a Roller.
+    """
 
     def roll(self, scene: Scene, throw: Throw) -> RollResult:
         """Simulate the throw in the scene."""

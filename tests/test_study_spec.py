@@ -43,6 +43,8 @@ def error_of(text: str) -> str:
     ("[physics]\nrate_hz = 480.5\n", "study.toml: physics.rate_hz: expected an integer, found 480.5"),
     ("[physics]\nmax_time = \"5\"\n", "study.toml: physics.max_time: expected a number, found '5'"),
     ("[physics]\naudit = true\n", "study.toml: physics.audit: expected a known key"),
+    ("[physics]\nworld = \"fast\"\n", 'study.toml: physics.world: expected "per_roll" or "per_game", found \'fast\''),
+    ("[physics]\nworld = 1\n", 'study.toml: physics.world: expected "per_roll" or "per_game", found 1'),
     ("[sweep]\n\"physics.rate_hz\" = [960, 500]\n",
      "study.toml: sweep cell 1 (physics.rate_hz=500): physics.sample_hz: expected a divisor of rate_hz=500, found 60"),
 ])
@@ -109,3 +111,5 @@ def test_physics_settings_default_and_sweep_per_cell():
     assert [c.label() for c in study.cells] == ["physics_rate_hz=960", "physics_rate_hz=480"]
     assert parse("[physics]\nmax_time = 5\n").cells[0].physics.max_time == 5.0  # an integer is a number
     assert study.fingerprint != parse('[sweep]\n"physics.rate_hz" = [960, 480]\n').fingerprint
+    worlds = parse('[sweep]\n"physics.world" = ["per_roll", "per_game"]\n')
+    assert [c.physics.world for c in worlds.cells] == ["per_roll", "per_game"]

@@ -39,6 +39,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                            "another setting would cost; games then play differently")
     game.add_argument("--solver-iterations", type=types.positive_int, default=None,
                       help="Bullet solver iterations instead of the default")
+    game.add_argument("--world", choices=("per_roll", "per_game"), default=None,
+                      help="one Bullet world per roll (the default) or per game, as a study's [physics] "
+                           "table would set it; per game, games play differently")
     game.add_argument("--json", action="store_true", help="print one JSON object")
     game.set_defaults(run=run_game)
     fid = sub.add_parser(
@@ -70,6 +73,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                             "[physics] table would set it; games then play differently")
     study.add_argument("--solver-iterations", type=types.positive_int, default=None,
                        help="Bullet solver iterations instead of the default")
+    study.add_argument("--world", choices=("per_roll", "per_game"), default=None,
+                       help="one Bullet world per roll (the default) or per game, as a study's [physics] "
+                            "table would set it; per game, games play differently")
     study.add_argument("--json", action="store_true", help="print one JSON object")
     study.set_defaults(run=run_study_bench)
 
@@ -160,7 +166,7 @@ def run_game(args: argparse.Namespace) -> int:
     out = {"games": args.games, "median_cpu_s": round(statistics.median(cpu), 3),
            "min_cpu_s": round(min(cpu), 3), "max_cpu_s": round(max(cpu), 3),
            "median_throws": statistics.median(throws), "target_cpu_s": 1.0, "rate_hz": settings.rate_hz,
-           "solver_iterations": settings.solver_iterations, "profile_share": areas}
+           "solver_iterations": settings.solver_iterations, "world": settings.world, "profile_share": areas}
     if args.json:
         print(json.dumps(out))
         return 0
@@ -205,10 +211,10 @@ def run_fidelity(args: argparse.Namespace) -> int:
     return 0
 
 
-def _physics_overrides(args: argparse.Namespace) -> dict[str, int]:
-    """Return the SimSettings fields `--rate-hz` and `--solver-iterations` set (empty: the defaults)."""
-    return {name: value for name, value in (("rate_hz", args.rate_hz), ("solver_iterations", args.solver_iterations))
-            if value is not None}
+def _physics_overrides(args: argparse.Namespace) -> dict[str, int | str]:
+    """Return the SimSettings fields `--rate-hz`, `--solver-iterations` and `--world` set (empty: the defaults)."""
+    return {name: value for name, value in (("rate_hz", args.rate_hz), ("solver_iterations", args.solver_iterations),
+                                            ("world", args.world)) if value is not None}
 
 
 def _physics_note(settings) -> str:
@@ -216,8 +222,9 @@ def _physics_note(settings) -> str:
     from physics import SimSettings
 
     defaults = SimSettings()
-    return (f"  physics at {settings.rate_hz} Hz, {settings.solver_iterations} solver iterations "
-            f"(defaults {defaults.rate_hz} Hz, {defaults.solver_iterations}): these games play differently")
+    return (f"  physics at {settings.rate_hz} Hz, {settings.solver_iterations} solver iterations, one world "
+            f"{settings.world.replace('_', ' ')} (defaults {defaults.rate_hz} Hz, {defaults.solver_iterations}, "
+            f"{defaults.world.replace('_', ' ')}): these games play differently")
 
 
 def run_study_bench(args: argparse.Namespace) -> int:
@@ -239,7 +246,7 @@ def run_study_bench(args: argparse.Namespace) -> int:
            "games_per_hour_2_with_startup": round(two.games_per_hour, 1), "scaling": round(ratio, 3),
            "hours_for_10000_games": round(10_000 / two.steady_games_per_hour, 2), "target_scaling": 0.8,
            "target_hours_for_10000": 1.5, "cpus": os.cpu_count(), "load_average_before": round(load, 2),
-           "rate_hz": settings.rate_hz, "solver_iterations": settings.solver_iterations}
+           "rate_hz": settings.rate_hz, "solver_iterations": settings.solver_iterations, "world": settings.world}
     if args.json:
         print(json.dumps(out))
         return 0

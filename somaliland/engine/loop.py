@@ -97,6 +97,9 @@ class _Game:
 
     # -- a round -----------------------------------------------------------------------------------
     def play(self) -> GameResult:
+        begin = getattr(self.roller, "new_game", None)
+        if begin is not None:  # physics.Roller: lets the game's rolls share a world if the settings say so
+            begin(self.board)
         self.header()
         while not game_over(self.state, self.config):
             self.draft()

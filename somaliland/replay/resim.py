@@ -16,17 +16,35 @@ REST_TOLERANCE = 1e-6  # m: a re-run on the same software lands bit for bit; all
 
 def resimulate(story: Story, indices: list[int]) -> tuple[Story, list[str]]:
     """Roll the chosen throws again; return the story with re-simulated paths where the record had none, and
-    one message per throw that came to rest elsewhere than recorded (naming its line)."""
+    one message per throw that came to rest elsewhere than recorded (naming its line).
+
+    A game played with `world = "per_game"` shared one Bullet world across its rolls, so a throw depends on the
+    throws before it: they are all rolled again, in order, from the game's first. Its players' lookahead rolls
+    (strategy parameter `rolls`) were part of that history but are not in the record: such a game can only be
+    re-simulated whole (`somaliland verify`), and the one message says so.
+    """
     from physics import SimSettings, make_roller
 
     settings = SimSettings(**story.header["physics"])
     steps, problems = list(story.steps), []
+    chosen, order = set(indices), list(indices)
+    if settings.world == "per_game":
+        seers = [i for i, seat in enumerate(story.header.get("seats", [])) if (seat.get("params") or {}).get("rolls")]
+        if seers:
+            return story, [f"{story.path}: played in one world per game with lookahead rolls (seat "
+                           f"{', '.join(map(str, seers))}), which the record does not hold, so its throws cannot be "
+                           f"re-simulated one by one: use `somaliland verify {story.path}` to re-play it whole"]
+        order = list(range(max(indices, default=-1) + 1))
     with make_roller(settings) as roller:
-        for index in indices:
+        if settings.world == "per_game":
+            roller.new_game(story.world.board())
+        for index in order:
             step = story.steps[index]
             if step.kind != "throw":
                 continue
             result = roller.roll(_scene(story, step), _throw(story, step))
+            if index not in chosen:
+                continue
             problem = _compare(story, step, result)
             if problem:
                 problems.append(problem)

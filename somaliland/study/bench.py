@@ -48,7 +48,7 @@ class Throughput:
 
 
 def measure(workers: int, games: int, players: int = 4, rounds: int = 4, strategy: str = "ev",
-            factory: str | None = None, physics: dict[str, int | float] | None = None) -> Throughput:
+            factory: str | None = None, physics: dict[str, int | float | str] | None = None) -> Throughput:
     """Return the wall-clock throughput of a study of `games` games on `workers` local processes.
 
     `physics` holds SimSettings fields for the study's `[physics]` table (default: the games' defaults).

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from physics import PhysicsInputError, SimSettings
+from physics.settings import CHOICE_FIELDS as PHYSICS_CHOICES
 from physics.settings import INTEGER_FIELDS as PHYSICS_INTS
 from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat
 from somaliland.players.hand import ThrowSkill
@@ -221,12 +222,18 @@ def _physics(source: str, here: str, table: Any) -> SimSettings:
     """Return the simulation settings of a cell: the defaults, with what `[physics]` sets."""
     _known(source, f"{here}physics", table, PHYSICS_KEYS)
     for key, value in table.items():
+        if key in PHYSICS_CHOICES:
+            if value not in PHYSICS_CHOICES[key]:
+                raise StudyError(source, f"{here}physics.{key}", " or ".join(f'"{v}"' for v in PHYSICS_CHOICES[key]),
+                                 value)
+            continue
         wanted = (int,) if key in PHYSICS_INTS else (int, float)
         if isinstance(value, bool) or not isinstance(value, wanted):
             raise StudyError(source, f"{here}physics.{key}", "an integer" if key in PHYSICS_INTS else "a number",
                              value)
     try:
-        return SimSettings(**{k: v if k in PHYSICS_INTS else float(v) for k, v in table.items()})
+        return SimSettings(**{k: v if k in PHYSICS_INTS or k in PHYSICS_CHOICES else float(v)
+                              for k, v in table.items()})
     except PhysicsInputError as error:
         raise StudyError(source, f"{here}physics.{error.name}", error.allowed, error.value) from None
 

@@ -1,0 +1,116 @@
+"""One Bullet world per game (`SimSettings.world = "per_game"`): a game's rolls share a world, so a roll depends
+on the game's rolls before it; the game itself stays deterministic from its seed, whatever ran before it, and
+its record re-plays and re-simulates. Rolls on another board (the AI's calibration lab) never touch it."""
+
+import hashlib
+import json
+
+from physics import Board, DieSpec, PhysicsError, PlacedDie, Pose, Scene, SimSettings, make_roller
+from replay_fixtures import lines, write_lines
+from scripted import scripted_factory
+from somaliland.bench import midgame_scene, midgame_throws
+from somaliland.cli.main import main
+from somaliland.engine.loop import play_game
+from somaliland.engine.record import RecordWriter
+from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat, seats_from
+from somaliland.engine.verify import verify_record
+from somaliland.map import load
+from somaliland.players import calibration
+from somaliland.players.hand import ThrowSkill
+from somaliland.rules import RulesConfig
+
+WORLD = load(DEFAULT_MAP)
+PER_GAME = SimSettings(world="per_game")
+CUBE = DieSpec()
+
+
+def digest(result) -> str:
+    return hashlib.sha256(json.dumps(result.events[1:], sort_keys=True, default=str).encode()).hexdigest()
+
+
+def ev_game(seed: int):
+    return GameSetup(seed=seed, seats=seats_from(["ev"], 2, ThrowSkill.level(0.75)),
+                     rules=RulesConfig(players=2, rounds=1))
+
+
+def test_a_game_in_one_world_plays_the_same_whatever_was_played_before_it():
+    calibration._CACHE.clear()  # the first game below calibrates the AI (lab rolls) in the middle of its turns
+    with make_roller(PER_GAME) as roller:
+        first = [digest(play_game(ev_game(s), WORLD, roller)) for s in (21, 22)]
+    with make_roller(PER_GAME) as roller:
+        again = [digest(play_game(ev_game(s), WORLD, roller)) for s in (22, 21)][::-1]
+    assert first == again
+
+
+def test_rolls_share_the_games_world_and_a_lab_roll_leaves_it_alone():
+    scene = midgame_scene(WORLD.board(), CUBE)
+    one, two = midgame_throws(CUBE, 2, seed=4)
+    lab = Scene(Board(width=2.4, depth=2.4), (PlacedDie("lab", CUBE, Pose.resting(CUBE, 0.3, 0.3)),))  # as the AI's
+    with make_roller(PER_GAME) as roller:
+        roller.new_game(scene.board)
+        roller.roll(scene, one)
+        plain = roller.roll(scene, two)
+    with make_roller(PER_GAME) as roller:
+        roller.new_game(scene.board)
+        roller.roll(scene, one)
+        roller.roll(lab, lab_throw())
+        interrupted = roller.roll(scene, two)
+    assert interrupted == plain
+    with make_roller(PER_GAME) as roller:  # a new game starts a fresh world: the same roll as per roll
+        roller.new_game(scene.board)
+        fresh_two = roller.roll(scene, two)
+    with make_roller() as roller:
+        assert roller.roll(scene, two) == fresh_two
+
+
+def lab_throw():
+    from physics import Throw
+
+    return Throw("lab", (0.3, 0.3), 0.5, 0.8, (0.0, 0.0, 0.0), 0.02)
+
+
+def test_a_failed_roll_leaves_the_next_one_a_fresh_world(monkeypatch):
+    import physics.bullet as bullet
+
+    scene = midgame_scene(WORLD.board(), CUBE)
+    throw = midgame_throws(CUBE, 1, seed=4)[0]
+    with make_roller(PER_GAME) as roller:
+        roller.new_game(scene.board)
+        with monkeypatch.context() as m:
+            m.setattr(bullet._Roll, "_result", lambda self, cap_hit: (_ for _ in ()).throw(PhysicsError("boom")))
+            try:
+                roller.roll(scene, throw)
+            except PhysicsError:
+                pass
+        after = roller.roll(scene, throw)
+    with make_roller(PER_GAME) as roller:
+        roller.new_game(scene.board)
+        assert roller.roll(scene, throw) == after
+
+
+def test_a_game_played_in_one_world_verifies_and_re_simulates(tmp_path, capsys):
+    record = tmp_path / "game.jsonl"
+    setup = GameSetup(seed=11, seats=(Seat("africa"), Seat("somalia")), rules=RulesConfig(players=2, rounds=2))
+    with RecordWriter(record) as writer, make_roller(PER_GAME) as roller:
+        play_game(setup, WORLD, roller, scripted_factory, sink=writer)
+    assert lines(record)[0]["physics"]["world"] == "per_game"
+    assert verify_record(record, factory=scripted_factory).ok
+    events = lines(record)
+    for event in events:
+        if event["kind"] == "throw":
+            event["result"].pop("paths")
+    bare = write_lines(tmp_path / "bare.jsonl", events)
+    last_round = max(e["round"] for e in events if e["kind"] == "throw")
+    assert main(["replay", str(bare), "--round", str(last_round), "--check", "--top-down",
+                 str(tmp_path / "r.png")]) == 0
+    throws = sum(1 for e in events if e["kind"] == "throw" and e["round"] == last_round)
+    assert f"Checked {throws} throws by re-simulating: each came to rest where the record says" in capsys.readouterr().out
+
+
+def test_lookahead_rolls_in_one_world_are_re_simulated_whole_only(tmp_path, capsys):
+    record = tmp_path / "game.jsonl"
+    seats = tuple(Seat("ev", ThrowSkill.level(0.75), (("rolls", 1),)) for _ in range(2))
+    with RecordWriter(record) as writer, make_roller(PER_GAME) as roller:
+        play_game(GameSetup(seed=5, seats=seats, rules=RulesConfig(players=2, rounds=1)), WORLD, roller, sink=writer)
+    assert main(["replay", str(record), "--round", "1", "--check", "--top-down", str(tmp_path / "r.png")]) == 0
+    assert "cannot be re-simulated one by one: use `somaliland verify" in capsys.readouterr().err
