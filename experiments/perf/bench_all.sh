@@ -4,7 +4,7 @@
 #
 #   experiments/perf/bench_all.sh [OLD_COMMIT] > bench.log     # from the repository, after `make setup`
 #
-# Takes about 6 minutes on 2 cores (8 more games and a study per old commit). Run it on a quiet machine.
+# Takes about 8 minutes on 2 cores (8 more games and a study per old commit). Run it on a quiet machine.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 S="$ROOT/.venv/bin/somaliland"
@@ -25,6 +25,8 @@ at "$ROOT" bench study --games 24
 at "$ROOT" bench study --games 24 --players 3
 at "$ROOT" bench study --games 24 --players 2
 at "$ROOT" bench study --games 24 --rate-hz 480
+at "$ROOT" bench game --games 8 --world per_game
+at "$ROOT" bench study --games 24 --world per_game
 at "$ROOT" bench study --games 24
 at "$ROOT" bench roll --throws 400
 date -u
