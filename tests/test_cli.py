@@ -59,6 +59,7 @@ def test_dice_is_deterministic_for_a_seed():
     (["dice", "--throws", "0"], "positive whole number"),
     (["dice", "--seed", "-1"], "non-negative"),
     (["dice", "--mass", "nan", "--throws", "1"], "die mass = nan"),
+    (["bench", "game", "--world", "fast"], "argument --world: invalid choice: 'fast'"),
 ])
 def test_bad_input_exits_2_with_a_message_and_no_traceback(args, message):
     out = run(*args)
@@ -83,10 +84,11 @@ def test_bench_roll_json_reports_every_key():
 
 
 def test_bench_game_at_another_step_rate_reports_it():
-    out = run("bench", "game", "--games", "1", "--rate-hz", "480", "--json")
+    out = run("bench", "game", "--games", "1", "--rate-hz", "480", "--world", "per_game", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert (data["rate_hz"], data["solver_iterations"]) == (480, 50) and data["median_cpu_s"] > 0
+    assert (data["rate_hz"], data["solver_iterations"], data["world"]) == (480, 50, "per_game")
+    assert data["median_cpu_s"] > 0
 
 
 def test_bench_game_rejects_a_step_rate_the_path_samples_do_not_divide():
@@ -96,12 +98,13 @@ def test_bench_game_rejects_a_step_rate_the_path_samples_do_not_divide():
 
 
 def test_bench_study_reports_throughput_scaling_and_its_physics():
-    out = run("bench", "study", "--games", "1", "--players", "2", "--rounds", "1", "--rate-hz", "480", "--json")
+    out = run("bench", "study", "--games", "1", "--players", "2", "--rounds", "1", "--rate-hz", "480",
+              "--world", "per_game", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert (data["games_1"], data["games_2"]) == (1, 2)
     assert data["games_per_hour_1_with_startup"] > 0 and data["games_per_hour_2_with_startup"] > 0
-    assert (data["rate_hz"], data["solver_iterations"]) == (480, 50)
+    assert (data["rate_hz"], data["solver_iterations"], data["world"]) == (480, 50, "per_game")
     assert data["target_hours_for_10000"] == 1.5 and data["target_scaling"] == 0.8
 
 
