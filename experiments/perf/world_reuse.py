@@ -17,7 +17,9 @@ only history: the simple broadphase has no such cursor and reused still changes 
 
     PYTHONPATH=. python experiments/perf/world_reuse.py fresh-dbvt   # or reuse-dbvt, fresh-simple, reuse-simple
 
-It patches private methods of `physics.bullet._Roll` for the experiment; nothing else uses it.
+It patches private methods of `physics.bullet._Roll` for the experiment; nothing else uses it. Since session 6
+the reuse it measures is a setting, `SimSettings(world="per_game")` (physics/README.md), which also keeps the
+AI's calibration rolls out of the game's world; `experiments/world-per-game.toml` measures what it changes.
 """
 
 from __future__ import annotations

@@ -251,7 +251,7 @@ def run_study_bench(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0
     print(f"study runner, {args.players} players, {args.rounds} rounds, strategy {args.strategy}:")
-    if physics:
+    if settings != SimSettings():
         print(_physics_note(settings))
     for k, t in ((1, one), (2, two)):
         print(f"  {k} worker{'s' if k > 1 else ' '}: {t.steady_games_per_hour:8.1f} games/hour once warm "
