@@ -4,8 +4,8 @@ imports pybullet.
 By default each roll builds a fresh world (Bullet is deterministic on a freshly built world, and saved states
 do not survive sleeping: bullet3 issue #3993), so a roll's result depends on its scene and throw alone, bit
 for bit, in any process. With `SimSettings.world = "per_game"` the rolls of a game on its board share one
-world instead (`BulletRoller.new_game`), which saves building it; rolls on another board or materials (the
-AI's calibration lab) still get a fresh world of their own, on a second physics server. Resting dice enter the world asleep and only once a moving die could reach them
+world instead (`BulletRoller.new_game`), which saves building it; rolls on another board or materials still
+get a fresh world of their own, on a second physics server. Resting dice enter the world asleep and only once a moving die could reach them
 within the next path sample: a die far from the action costs nothing, and a die that could be touched is
 always there before it is touched. Steps run in chunks of one path sample; while two dice are near each
 other every step is checked for contacts, since Bullet reports only the last step's contacts.

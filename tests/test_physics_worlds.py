@@ -114,3 +114,20 @@ def test_lookahead_rolls_in_one_world_are_re_simulated_whole_only(tmp_path, caps
         play_game(GameSetup(seed=5, seats=seats, rules=RulesConfig(players=2, rounds=1)), WORLD, roller, sink=writer)
     assert main(["replay", str(record), "--round", "1", "--check", "--top-down", str(tmp_path / "r.png")]) == 0
     assert "cannot be re-simulated one by one: use `somaliland verify" in capsys.readouterr().err
+
+
+def test_calibration_rolls_on_its_own_roller_when_the_games_keep_a_world(monkeypatch):
+    """The lab's rolls never enter a kept world, even a game on a board equal to the lab's (where the board
+    check alone would let them in); per roll, calibration keeps using the roller it is given."""
+    calls = []
+    with make_roller(PER_GAME) as kept, make_roller() as per_roll:
+        for roller in (kept, per_roll):
+            roll = roller.roll
+            monkeypatch.setattr(roller, "roll", lambda scene, throw, roll=roll, who=roller: calls.append(who) or
+                                roll(scene, throw))
+        calibration._CACHE.clear()
+        kept.new_game(calibration._LAB)
+        calibration.calibrate(kept, CUBE.size[0], CUBE.mass)
+        assert calls == []
+        calibration.calibrate(per_roll, CUBE.size[0], CUBE.mass)
+        assert len(calls) == calibration.SAMPLE_ROLLS and set(calls) == {per_roll}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from physics import Board, DieSpec, Materials, PlacedDie, Pose, Roller, Scene, Style, Throw
+from physics import Board, DieSpec, Materials, PlacedDie, Pose, Roller, Scene, Style, Throw, make_roller
 
 SPEEDS = (0.5, 0.7, 0.9, 1.1, 1.3, 1.5, 1.7, 1.9)  # m/s: from a gentle slide to a hard throw across the board
 HEADINGS = 4  # sample throws per speed, at evenly spread headings and die yaws
@@ -120,9 +120,14 @@ def calibrate(roller: Roller, size: float, mass: float, materials: Materials | N
         tumble: forward spin at release as a fraction of the rolling rate (0: the die slides).
     """
     materials = materials or Materials()
-    key = (size, mass, materials, tumble, getattr(roller, "settings", None))
+    settings = getattr(roller, "settings", None)
+    key = (size, mass, materials, tumble, settings)
     if key not in _CACHE:
-        _CACHE[key] = _calibrate(roller, size, mass, materials, tumble)
+        if getattr(settings, "world", "per_roll") == "per_roll":
+            _CACHE[key] = _calibrate(roller, size, mass, materials, tumble)
+        else:  # the roller keeps a world per game: the lab's rolls must not enter it, whatever its board
+            with make_roller(settings) as lab:
+                _CACHE[key] = _calibrate(lab, size, mass, materials, tumble)
     return _CACHE[key]
 
 
