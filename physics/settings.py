@@ -45,7 +45,7 @@ class SimSettings:
     def __post_init__(self) -> None:
         for name, values in CHOICE_FIELDS.items():
             if getattr(self, name) not in values:
-                raise PhysicsInputError(name, getattr(self, name), " or ".join(repr(v) for v in values))
+                raise PhysicsInputError(name, getattr(self, name), " or ".join(f'"{v}"' for v in values))
         for name in INTEGER_FIELDS:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v <= 0:

@@ -5,7 +5,7 @@ its record re-plays and re-simulates. Rolls on another board (the AI's calibrati
 import hashlib
 import json
 
-from physics import Board, DieSpec, PhysicsError, PlacedDie, Pose, Scene, SimSettings, make_roller
+from physics import DieSpec, PhysicsError, PlacedDie, Pose, Scene, SimSettings, make_roller
 from replay_fixtures import lines, write_lines
 from scripted import scripted_factory
 from somaliland.bench import midgame_scene, midgame_throws
@@ -45,7 +45,7 @@ def test_a_game_in_one_world_plays_the_same_whatever_was_played_before_it():
 def test_rolls_share_the_games_world_and_a_lab_roll_leaves_it_alone():
     scene = midgame_scene(WORLD.board(), CUBE)
     one, two = midgame_throws(CUBE, 2, seed=4)
-    lab = Scene(Board(width=2.4, depth=2.4), (PlacedDie("lab", CUBE, Pose.resting(CUBE, 0.3, 0.3)),))  # as the AI's
+    lab = Scene(calibration._LAB, (PlacedDie("lab", CUBE, Pose.resting(CUBE, 0.3, 0.3)),))
     with make_roller(PER_GAME) as roller:
         roller.new_game(scene.board)
         roller.roll(scene, one)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from physics.settings import CHOICE_FIELDS
 from somaliland.cli import args as types
 
 
@@ -39,7 +40,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                            "another setting would cost; games then play differently")
     game.add_argument("--solver-iterations", type=types.positive_int, default=None,
                       help="Bullet solver iterations instead of the default")
-    game.add_argument("--world", choices=("per_roll", "per_game"), default=None,
+    game.add_argument("--world", choices=CHOICE_FIELDS["world"], default=None,
                       help="one Bullet world per roll (the default) or per game, as a study's [physics] "
                            "table would set it; per game, games play differently")
     game.add_argument("--json", action="store_true", help="print one JSON object")
@@ -73,7 +74,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                             "[physics] table would set it; games then play differently")
     study.add_argument("--solver-iterations", type=types.positive_int, default=None,
                        help="Bullet solver iterations instead of the default")
-    study.add_argument("--world", choices=("per_roll", "per_game"), default=None,
+    study.add_argument("--world", choices=CHOICE_FIELDS["world"], default=None,
                        help="one Bullet world per roll (the default) or per game, as a study's [physics] "
                             "table would set it; per game, games play differently")
     study.add_argument("--json", action="store_true", help="print one JSON object")

@@ -36,8 +36,7 @@ def resimulate(story: Story, indices: list[int]) -> tuple[Story, list[str]]:
                            f"re-simulated one by one: use `somaliland verify {story.path}` to re-play it whole"]
         order = list(range(max(indices, default=-1) + 1))
     with make_roller(settings) as roller:
-        if settings.world == "per_game":
-            roller.new_game(story.world.board())
+        roller.new_game(story.world.board())  # per roll: does nothing
         for index in order:
             step = story.steps[index]
             if step.kind != "throw":

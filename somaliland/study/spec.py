@@ -223,10 +223,7 @@ def _physics(source: str, here: str, table: Any) -> SimSettings:
     _known(source, f"{here}physics", table, PHYSICS_KEYS)
     for key, value in table.items():
         if key in PHYSICS_CHOICES:
-            if value not in PHYSICS_CHOICES[key]:
-                raise StudyError(source, f"{here}physics.{key}", " or ".join(f'"{v}"' for v in PHYSICS_CHOICES[key]),
-                                 value)
-            continue
+            continue  # SimSettings checks the value against its choices below
         wanted = (int,) if key in PHYSICS_INTS else (int, float)
         if isinstance(value, bool) or not isinstance(value, wanted):
             raise StudyError(source, f"{here}physics.{key}", "an integer" if key in PHYSICS_INTS else "a number",
