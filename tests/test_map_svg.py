@@ -71,33 +71,28 @@ def test_routes_take_any_name_and_their_value_from_the_label(tmp_path):
     assert loads(dumps(doc), "imported").route("ocean").title == "ocean (half value)"
 
 
-def test_a_route_drawn_without_its_value_is_reported(tmp_path):
-    svg = open(TINY_SVG, encoding="utf-8").read().replace('"africa (half value): west passage"', '"africa"')
-    path = tmp_path / "novalue.svg"
-    path.write_text(svg, encoding="utf-8")
+def problems_importing(tmp_path, old: str, new: str) -> list:
+    """Return the problems of importing maps/tiny.svg with one edit (the import must fail)."""
+    path = tmp_path / "edited.svg"
+    path.write_text(open(TINY_SVG, encoding="utf-8").read().replace(old, new), encoding="utf-8")
     with pytest.raises(MapError) as err:
         import_svg(path)
-    (problem,) = err.value.problems
+    return list(err.value.problems)
+
+
+def test_a_route_drawn_without_its_value_is_reported(tmp_path):
+    (problem,) = problems_importing(tmp_path, '"africa (half value): west passage"', '"africa"')
     assert problem.path == ("routes", "africa") and "'gulf (full value)'" in problem.expected
 
 
 def test_legs_of_a_route_never_drawn_are_reported(tmp_path):
-    svg = open(TINY_SVG, encoding="utf-8").read().replace('inkscape:label="africa north"', 'inkscape:label="cape north"')
-    path = tmp_path / "nocape.svg"
-    path.write_text(svg, encoding="utf-8")
-    with pytest.raises(MapError) as err:
-        import_svg(path)
-    assert any(p.path == ("routes",) and "'cape (full value)'" in p.expected for p in err.value.problems)
+    found = problems_importing(tmp_path, 'inkscape:label="africa north"', 'inkscape:label="cape north"')
+    assert any(p.path == ("routes",) and "'cape (full value)'" in p.expected for p in found), found
 
 
 def test_a_start_that_is_a_single_point_is_reported(tmp_path):
-    svg = open(TINY_SVG, encoding="utf-8").read().replace('d="M 250,310 l 0,-30"', 'd="M 250,310"')
-    path = tmp_path / "dot.svg"
-    path.write_text(svg, encoding="utf-8")
-    with pytest.raises(MapError) as err:
-        import_svg(path)
-    assert any(p.path == ("starts", "somalia north") and "launch direction" in p.expected
-               for p in err.value.problems), err.value.problems
+    found = problems_importing(tmp_path, 'd="M 250,310 l 0,-30"', 'd="M 250,310"')
+    assert any(p.path == ("starts", "somalia north") and "launch direction" in p.expected for p in found), found
 
 
 def test_not_an_svg_is_a_map_error(tmp_path):
