@@ -61,22 +61,21 @@ def set_down(pose: Pose, at: tuple[float, float], size: float, world: Map) -> Po
 
 
 @lru_cache(maxsize=16)
-def open_sea(world: Map, size: float) -> BaseGeometry:
-    """Return where a flat die lies wholly on the board's sea at any heading: the centres it may have (D17).
-
-    Cached and prepared: the map is frozen, and a release tests many points against it.
-    """
+def on_board(world: Map, size: float) -> BaseGeometry:
+    """Return where a flat die lies wholly on the board at any heading, land or sea: the centres it may have."""
     reach = FLAT_REACH * size
-    area = box(reach, reach, world.width - reach, world.depth - reach).difference(world.land.buffer(reach))
+    area = box(reach, reach, world.width - reach, world.depth - reach)
     shapely.prepare(area)
     return area
 
 
 @lru_cache(maxsize=16)
-def on_board(world: Map, size: float) -> BaseGeometry:
-    """Return where a flat die lies wholly on the board at any heading, land or sea: the centres it may have."""
-    reach = FLAT_REACH * size
-    area = box(reach, reach, world.width - reach, world.depth - reach)
+def open_sea(world: Map, size: float) -> BaseGeometry:
+    """Return where a flat die lies wholly on the board's sea at any heading: the centres it may have (D17).
+
+    Cached and prepared: the map is frozen, and a release tests many points against it.
+    """
+    area = on_board(world, size).difference(world.land.buffer(FLAT_REACH * size))
     shapely.prepare(area)
     return area
 
