@@ -1,12 +1,14 @@
 """The game loop, records and verification, with a plain scripted player (strategies are tested apart)."""
 
 import json
+import re
 
 import pytest
 
 from physics import make_roller
 from scripted import scripted_factory
 from somaliland.engine.account import account
+from somaliland.engine.encode import BEFORE_OPTIONS
 from somaliland.engine.loop import play_game
 from somaliland.engine.record import RecordError, RecordWriter, read_record
 from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat
@@ -80,6 +82,22 @@ def test_verify_names_the_first_line_that_differs(recorded, tmp_path):
     assert f"line {k + 1} (throw) differs at result.thrown.face_value" in verdict.message
 
 
+def test_a_record_older_than_the_D16_D17_R19_options_verifies_as_the_code_before_them_played(recorded, tmp_path):
+    old = setup(seed=11)
+    old = GameSetup(seed=11, seats=old.seats, rules=RulesConfig(players=2, rounds=2, **BEFORE_OPTIONS))
+    path = tmp_path / "old.jsonl"
+    with RecordWriter(path) as writer, make_roller() as roller:
+        events = play_game(old, WORLD, roller, scripted_factory, sink=writer).events
+    assert first_parting(events, recorded[1].events) is not None  # the options change this game
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    for key in BEFORE_OPTIONS:  # as the code before these options wrote its headers
+        del head["rules"][key]
+    path.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n")
+    verdict = verify_record(path, scripted_factory)
+    assert verdict.ok, verdict.message
+
+
 @pytest.mark.parametrize("mangle, message", [
     (lambda lines: lines[:-3], "ends before the game does"),
     (lambda lines: lines[:4] + ["{not json"] + lines[5:], "line 5: not valid JSON"),
@@ -97,3 +115,4 @@ def test_broken_records_fail_cleanly_naming_the_line(recorded, tmp_path, mangle,
 def test_account_tells_rounds_and_final_table(recorded):
     text = "\n".join(account(recorded[1].events))
     assert "Round 1" in text and "Round 2" in text and "Final table" in text and "Winner:" in text
+    assert re.search(r"turn \d: pirates of [\w-]+ released (red|green)-\w+", text)  # D17 releases are told

@@ -102,13 +102,48 @@ def test_R15_no_ship_moves_more_than_six_times_a_round(games):
                 assert moves[e["round"], e["ship"]] <= setup.rules.max_moves, (setup.seed, e["ship"])
 
 
+def test_D15_no_ship_on_a_half_value_route_is_ever_seized(games):
+    for setup, events in games:
+        route: dict[str, str] = {}
+        for e in events:
+            if e["kind"] == "plan":
+                route.update({ship: plan["route"] for plan in e["plans"] for ship in plan["ships"]})
+            if e["kind"] == "seized":
+                assert WORLD.route(route[e["ship"]]).full_value, (setup.seed, e)
+
+
+def test_D16_a_ship_loses_one_move_per_accident_owed_never_more(games):
+    for setup, events in games:
+        owed: set[str] = set()  # ships given a turn to lose (R13, R17-R19) and not yet losing it
+        for e in events:
+            if e["kind"] in ("lost_turn", "seized"):
+                owed.add(e["ship"])
+            if e["kind"] == "turn_skipped":
+                assert e["ship"] in owed, (setup.seed, e)
+                owed.discard(e["ship"])
+            if e["kind"] == "deal":
+                owed.clear()
+
+
+def test_R19_no_ship_arrives_in_the_throw_that_put_it_back_on_the_board(games):
+    for setup, events in games:
+        put_back: set[str] = set()
+        for e in events:
+            if e["kind"] == "throw":
+                put_back.clear()
+            if e["kind"] == "replaced":
+                put_back.add(e["ship"])
+            if e["kind"] == "arrived":
+                assert e["ship"] not in put_back, (setup.seed, e)
+
+
 def test_the_games_exercise_the_rules(games):
     """The invariants mean something only if captures, groundings and fulfilments actually happen."""
     kinds = defaultdict(int)
     for _, events in games:
         for e in events:
             kinds[e["kind"]] += 1
-    for kind in ("seized", "fulfilled", "collision", "arrived"):
+    for kind in ("seized", "fulfilled", "collision", "arrived", "replaced", "released", "turn_skipped"):
         assert kinds[kind] > 0, kind
 
 

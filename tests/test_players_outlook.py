@@ -34,7 +34,7 @@ def test_voyage_on_each_route():
     assert safe.captures == 0.0  # the pirates take the full-route ships, nearer their ports
     alone = voyage(0.7, 6, False, rivals=0.0, convoy=2, outlook=outlook)
     assert alone.captures == pytest.approx(1.5)  # nobody else at sea: R13 takes the nearest, wherever
-    # the variant pirate_targets = "full_route": the safe route is never taken
+    # ruling D15 (pirate_targets = "full_route", the default): the safe route is never taken
     assert voyage(0.7, 6, False, rivals=0.0, convoy=2, outlook=outlook, safe_targeted=False).captures == 0.0
 
 

@@ -10,6 +10,7 @@ from replay_fixtures import lines, record_game, write_lines
 from somaliland.cli.main import main
 from somaliland.engine.record import RecordError
 from somaliland.replay import cursor
+from somaliland.replay.captions import describe
 from somaliland.replay.motion import poses_at, sample, slerp
 from somaliland.replay.story import load_story
 
@@ -57,6 +58,17 @@ def test_pirates_set_the_seized_ship_down_at_their_port(story):
                 x, y = raid.after[event["ship"]][:2]
                 # set down at the port, or on the first ring around it when other dice lie there (placement.py)
                 assert math.dist((x, y), ports[event["port"]]) <= 1.5 * story.die_size + 1e-9
+
+
+def test_D17_a_released_ship_is_set_down_between_steps_where_the_record_says(story):
+    released = [(step, e) for step in story.steps for e in step.prelude
+                if e["kind"] == "released" and e["round"] == step.round]
+    assert released, "the fixture game should have a ship released by the pirates within a round"
+    for step, event in released:
+        # the release comes before this step: the board it starts from has the ship where it was set down
+        assert step.before[event["ship"]][:2] == tuple(event["at"])
+        assert describe(story, event) == (f"{event['ship']} released by the pirates of {event['port']}: "
+                                          f"set down clear of every ship")
 
 
 def test_a_new_round_starts_with_an_empty_board(story):

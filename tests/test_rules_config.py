@@ -29,7 +29,9 @@ pooled_allotment = false
 launch_pass_is_final = false
 pirates_ignore = ["arrived", "held", "aground"]
 held_release = "where_seized"
-pirate_targets = "full_route"
+release_spot = "in_port"
+pirate_targets = "any_route"
+lost_turns = "add_up"
 pitchcar_order = "hindmost_first"
 pitchcar_ties = "seat_order"
 turns_per_round = 7
@@ -39,6 +41,7 @@ grounding = "footprint"
 collision_both_lose_turn = false
 tipped_over = "top_value"
 off_board = "move_start"
+off_board_arrival = "same_throw"
 final_tie = "random"
 throw_tolerance_mm = 50
 launch_heading_tolerance_deg = 90
@@ -67,13 +70,15 @@ def test_defaults_are_the_rulings_as_written() -> None:
     assert c.pooled_allotment  # D6
     assert c.launch_pass_is_final  # D7
     assert c.pirates_ignore == ("arrived", "held") and c.held_release == "port"  # D8
-    assert c.pirate_targets == "any_route"  # R13 as written (the variant "full_route" is not a ruling)
+    assert c.release_spot == "open_sea"  # D17
+    assert c.pirate_targets == "full_route"  # D15
+    assert c.lost_turns == "once"  # D16
     assert c.pitchcar_ties == "turn_order"  # D9 ties
     assert c.pitchcar_order == "furthest_first"  # D9
     assert (c.turns_per_round, c.max_moves, c.launch_is_first_move) == (6, 6, True)  # D10, R15
     assert c.grounding == "bottom_centre"  # D11
     assert c.collision_both_lose_turn and c.tipped_over == "top_face"  # D12
-    assert c.off_board == "nearest_sea"  # D13
+    assert c.off_board == "nearest_sea" and c.off_board_arrival == "later_move"  # D13, R19
     assert c.final_tie == "shared"  # D14
 
 
@@ -111,6 +116,10 @@ def test_every_field_loads_from_toml(tmp_path: Path) -> None:
     ("[[fleet]]\nname = 'a'\nfaces = [1, 1, 1, 1, 1, 1]\n[[fleet]]\nname = 'a'\nfaces = [1, 1, 1, 1, 1, 1]",
      "fleet", "distinct names"),
     ("players = ", "(syntax)", "valid TOML"),
+    ("pirate_targets = 'nobody'", "pirate_targets", "one of full_route, any_route"),  # D15
+    ("lost_turns = 2", "lost_turns", "one of once, add_up"),  # D16
+    ("release_spot = 'beside'", "release_spot", "one of open_sea, in_port"),  # D17
+    ("off_board_arrival = true", "off_board_arrival", "one of later_move, same_throw"),  # R19, D13
 ])
 def test_a_broken_rules_file_gives_a_located_error(tmp_path: Path, text: str, key: str, expected: str) -> None:
     path = tmp_path / "bad.toml"

@@ -67,7 +67,7 @@ def play(seed: int, cfg: RulesConfig) -> tuple[list[dict], object]:
             state = begin_turn(state, cfg)
             while (ship := next_to_sail(state, the_map, cfg)) is not None:
                 if ship.skip:
-                    state, events = lose_turn(state, ship.id, cfg)
+                    state, events = lose_turn(state, ship.id, the_map, cfg)
                 else:
                     r = scripted_roll(state, ship.id, hand, cfg)
                     state, events = apply_roll(state, ship.id, r, the_map, cfg)

@@ -69,9 +69,9 @@ def test_a_ship_with_a_turn_to_lose_loses_its_move_then_sails_on() -> None:
     state = place(state, "red-6a", 0.62, 0.5, status=Status.AGROUND, card=Card(30, N), route="somalia",
                   skip=1, sailed_turn=1)
     assert throwable(state, config()) == ()
-    state, events = lose_turn(state, "red-6a", config())
+    state, events = lose_turn(state, "red-6a", world(), config())
     ship = state.ship("red-6a")
     assert (ship.status, ship.skip, ship.sailed_turn) == (Status.AT_SEA, 0, 2)
     assert events[0].status == "aground"
     with pytest.raises(IllegalActionError):
-        lose_turn(state, "red-6a", config())
+        lose_turn(state, "red-6a", world(), config())

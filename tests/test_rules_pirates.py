@@ -1,4 +1,4 @@
-"""Pirates: the nearest ship to any port is seized (R13, D8); grounded and collided ships, the collision pair (R20)."""
+"""Pirates: the nearest ship is seized (R13, D8), on full-value routes only (D15); the collision pair (R20); release (D17)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,14 @@ from dataclasses import replace
 
 import pytest
 
-from rules_fixtures import N, config, game, place, rest, roll, world
+from shapely import box
+
+from rules_fixtures import N, config, game, place, pose, rest, roll, world
+from somaliland.map.model import PiratePort
 from somaliland.rules import Card, Status, apply_roll, lose_turn, nearest, seize, throwable
+from somaliland.rules.accidents import footprint
+from somaliland.rules.events import Released, TurnSkipped
+from somaliland.rules.placement import clear_pose
 
 SOMALIA_N = dict(card=Card(30, N), route="somalia", sailed_turn=1)
 
@@ -46,7 +52,7 @@ def test_R13_the_seized_ship_loses_a_turn() -> None:
     state, _ = seize(state, world(), config())
     state = replace(state, turn=2)
     assert "red-8" not in throwable(state, config())
-    state, events = lose_turn(state, "red-8", config())
+    state, events = lose_turn(state, "red-8", world(), config())
     assert events[0].status == "held"
     state = replace(state, turn=3)
     assert "red-8" in throwable(state, config())
@@ -69,7 +75,7 @@ def test_D8_nobody_is_seized_when_no_ship_is_at_sea() -> None:
 def test_D8_a_held_ship_is_released_after_its_lost_turn_and_sails_on_from_the_port() -> None:
     state = fleet_at(("red-8", 0.72, 0.67))
     state, _ = seize(state, world(), config())
-    state, _ = lose_turn(replace(state, turn=2), "red-8", config())
+    state, _ = lose_turn(replace(state, turn=2), "red-8", world(), config())
     assert state.ship("red-8").status is Status.HELD  # still held (immune) until it sails
     state, _ = seize(state, world(), config())
     assert state.sheets[0].ransom == 2  # not taken again from its port
@@ -82,15 +88,41 @@ def test_D8_where_seized_variant_puts_the_released_ship_back_where_it_was_taken(
     cfg = config(held_release="where_seized")
     state = fleet_at(("red-8", 0.72, 0.67))
     state, _ = seize(state, world(), cfg)
-    state, _ = lose_turn(replace(state, turn=2), "red-8", cfg)
+    state, _ = lose_turn(replace(state, turn=2), "red-8", world(), cfg)
     assert state.ship("red-8").pose.position[:2] == pytest.approx((0.72, 0.67))
 
 
-def test_R20_pirates_take_ships_aground() -> None:
+def _aground_by_eyl(cfg):
+    """Return red-6a aground 2 cm from eyl (owing its lost turn, R17) seized, green-6a 4 cm off at sea."""
     state = fleet_at(("green-6a", 0.56, 0.45))
     state = place(state, "red-6a", 0.50, 0.47, status=Status.AGROUND, skip=1, **SOMALIA_N)
-    state, events = seize(state, world(), config())
-    assert events[0].ship == "red-6a" and state.ship("red-6a").skip == 2
+    return seize(state, world(), cfg)
+
+
+def test_R20_pirates_take_ships_aground() -> None:
+    state, events = _aground_by_eyl(config())
+    assert events[0].ship == "red-6a" and state.ship("red-6a").status is Status.HELD
+
+
+def test_D16_a_ship_aground_then_seized_still_loses_one_move() -> None:
+    state, _ = _aground_by_eyl(config())
+    assert state.ship("red-6a").skip == 1
+    state, events = lose_turn(replace(state, turn=2), "red-6a", world(), config())
+    assert [e.kind for e in events] == ["turn_skipped", "released"]  # one move lost, then free
+    assert state.ship("red-6a").skip == 0
+    assert "red-6a" in throwable(replace(state, turn=3), config())
+
+
+def test_D16_add_up_variant_aground_then_seized_loses_two_moves() -> None:
+    cfg = config(lost_turns="add_up")
+    state, _ = _aground_by_eyl(cfg)
+    assert state.ship("red-6a").skip == 2
+    state, events = lose_turn(replace(state, turn=2), "red-6a", world(), cfg)
+    assert [e.kind for e in events] == ["turn_skipped"]  # still held: a second move to lose
+    state = replace(state, turn=3)
+    assert "red-6a" not in throwable(state, cfg)
+    state, events = lose_turn(state, "red-6a", world(), cfg)
+    assert [e.kind for e in events] == ["turn_skipped", "released"]
 
 
 def _collided(gap: float):
@@ -125,36 +157,124 @@ def test_R13_a_second_ship_seized_into_an_occupied_port_is_set_down_beside_the_f
     assert math.dist(first[:2], second[:2]) == pytest.approx(1.5 * 0.016)
 
 
-def test_D8_where_seized_release_makes_room_if_another_die_now_lies_there() -> None:
-    cfg = config(held_release="where_seized")
+def _taken_then_covered(cfg):
+    """Return the state after red-8, seized at (0.72, 0.67), is released there while green-8 lies on that spot."""
     state = fleet_at(("red-8", 0.72, 0.67))
     state, _ = seize(state, world(), cfg)
     state = place(state, "green-8", 0.72, 0.67, **SOMALIA_N)
-    state, _ = lose_turn(replace(state, turn=2), "red-8", cfg)
+    return lose_turn(replace(state, turn=2), "red-8", world(), cfg)
+
+
+def test_D8_D17_where_seized_release_is_set_down_two_die_edges_clear_of_a_die_now_lying_there() -> None:
+    state, events = _taken_then_covered(config(held_release="where_seized"))
+    red, green = state.ship("red-8").pose, state.ship("green-8").pose
+    assert footprint(red, 0.016).distance(footprint(green, 0.016)) >= 2 * 0.016
+    assert math.dist(red.position[:2], (0.72, 0.67)) <= 0.016 * (2 + math.sqrt(2)) + 0.008  # the nearest ring
+    assert red.position[0] <= 0.75 - 0.008 * math.sqrt(2)  # wholly on the board
+    assert events[-1] == Released("red-8", "bosaso", red.position[:2])
+
+
+def test_D8_D17_in_port_variant_where_seized_release_makes_room_by_one_and_a_half_die_edges() -> None:
+    state, events = _taken_then_covered(config(held_release="where_seized", release_spot="in_port"))
     assert math.dist(state.ship("red-8").pose.position[:2], (0.72, 0.67)) == pytest.approx(1.5 * 0.016)
+    assert [e.kind for e in events] == ["turn_skipped"]
 
 
-def test_R13_as_written_pirates_take_the_nearest_ship_even_on_the_safe_route() -> None:
-    # only an Africa ship at sea: by default (R13 as written) the pirates still take it
+def test_D15_half_value_ships_are_never_seized() -> None:
+    # only an Africa ship at sea: the pirates take nobody
     state = fleet_at(("red-8", 0.15, 0.45), card=Card(30, N), route="africa")
-    state, events = seize(state, world(), config())
-    assert events[0].ship == "red-8" and state.ship("red-8").status is Status.HELD
-
-
-def test_R13_variant_full_route_pirates_never_take_a_ship_on_the_safe_route() -> None:
-    cfg = config(pirate_targets="full_route")
-    state = fleet_at(("red-8", 0.15, 0.45), card=Card(30, N), route="africa")
-    assert seize(state, world(), cfg) == (state, ())
+    assert seize(state, world(), config()) == (state, ())
     # a Gulf ship further away is taken instead of the nearer Africa ship
     state = place(state, "green-6a", 0.62, 0.05, **SOMALIA_N)  # 41 cm from eyl; red-8 is 37 cm
-    assert nearest(state, world(), config())[0].id == "red-8"
-    assert nearest(state, world(), cfg)[0].id == "green-6a"
+    state, events = seize(state, world(), config())
+    assert [e.ship for e in events] == ["green-6a"] and state.ship("red-8").status is Status.AT_SEA
 
 
-def test_R13_variant_pirate_targets_is_checked_by_the_rules_loader() -> None:
-    from somaliland.rules.config import rules_from_dict
-    from somaliland.rules.errors import RulesConfigError
+def test_D15_any_route_variant_takes_the_nearest_on_any_route() -> None:
+    cfg = config(pirate_targets="any_route")
+    state = fleet_at(("red-8", 0.15, 0.45), card=Card(30, N), route="africa")
+    state = place(state, "green-6a", 0.62, 0.05, **SOMALIA_N)
+    state, events = seize(state, world(), cfg)
+    assert [(e.ship, e.port) for e in events] == [("red-8", "eyl")]
+    assert events[0].distance == pytest.approx(0.37) and state.ship("red-8").status is Status.HELD
 
-    assert rules_from_dict({"pirate_targets": "full_route"}).pirate_targets == "full_route"
-    with pytest.raises(RulesConfigError, match="pirate_targets"):
-        rules_from_dict({"pirate_targets": "nobody"})
+
+def _collided_across_routes():
+    """Return red-6a (Gulf) thrown into green-6a (Africa route) beside eyl; both immobilised, still touching."""
+    state = replace(fleet_at(("red-6a", 0.62, 0.30)), turn=2)
+    state = place(state, "green-6a", 0.60, 0.45, card=Card(30, N), route="africa", sailed_turn=1)
+    r = roll(rest("red-6a", 0.54, 0.45), rest("green-6a", 0.5565, 0.45), contacts=(("red-6a", "green-6a"),))
+    state, _ = apply_roll(state, "red-6a", r, world(), config())
+    return state
+
+
+def test_D15_R20_a_half_value_collision_partner_is_not_taken_along() -> None:
+    state, events = seize(_collided_across_routes(), world(), config())
+    assert [e.ship for e in events] == ["red-6a"] and state.ship("green-6a").status is Status.LOST_TURN
+    state, events = seize(_collided_across_routes(), world(), config(pirate_targets="any_route"))
+    assert [(e.ship, e.with_partner_of) for e in events] == [("red-6a", ""), ("green-6a", "red-6a")]
+
+
+# D17: a port on land 1 cm inside the coast (the land's east coast is x = 0.50); the sea where a whole die
+# lies at any heading starts 0.008 * sqrt(2) m off the coast, at x = 0.5113
+HOBYO = (0.49, 0.45)
+
+
+def inland_port():
+    return replace(world(), pirate_ports=(PiratePort("hobyo", HOBYO),))
+
+
+def _held_in_hobyo(cfg, *others: tuple[str, float, float]):
+    """Return red-8 seized into hobyo, with these ships then at sea near it, when its lost turn comes (turn 2)."""
+    state = fleet_at(("red-8", 0.56, 0.45))
+    state, _ = seize(state, inland_port(), cfg)
+    for name, x, y in others:
+        state = place(state, name, x, y, **SOMALIA_N)
+    return replace(state, turn=2)
+
+
+def test_D17_a_ship_held_in_a_port_on_land_is_released_at_the_nearest_open_sea() -> None:
+    state = _held_in_hobyo(config())
+    assert state.ship("red-8").pose.position[:2] == HOBYO  # held in the port itself until its lost turn
+    state, events = lose_turn(state, "red-8", inland_port(), config())
+    red = state.ship("red-8")
+    # rings 8 mm apart round the port: rings 1-2 reach only x = 0.506; ring 3 due east is the first at sea
+    assert red.pose.position == pytest.approx((0.514, 0.45, 0.008))
+    assert (red.status, red.skip) == (Status.HELD, 0)  # free to sail, still immune until it does (D8)
+    assert events == (TurnSkipped("red-8", "held"), Released("red-8", "hobyo", red.pose.position[:2]))
+    assert not inland_port().land.intersects(footprint(red.pose, 0.016))
+
+
+def test_D17_a_released_ship_is_set_down_two_die_edges_clear_of_every_die() -> None:
+    # green-8 44 mm south of ring 3's first spot: 28 mm of water between them, less than two edges (32 mm);
+    # the next spot on the ring, 20 degrees round, leaves 36 mm
+    state = _held_in_hobyo(config(), ("green-8", 0.514, 0.406))
+    state, _ = lose_turn(state, "red-8", inland_port(), config())
+    red, green = state.ship("red-8").pose, state.ship("green-8").pose
+    angle = math.radians(20)
+    assert red.position[:2] == pytest.approx((0.49 + 0.024 * math.cos(angle), 0.45 + 0.024 * math.sin(angle)))
+    assert footprint(red, 0.016).distance(footprint(green, 0.016)) == pytest.approx(0.024 * math.sin(angle) + 0.028)
+
+
+def test_D17_the_release_spot_is_chosen_when_the_lost_turn_is_served_among_the_dice_lying_then() -> None:
+    state = _held_in_hobyo(config())
+    early, _ = lose_turn(state, "red-8", inland_port(), config())
+    late, _ = lose_turn(place(state, "green-8", 0.514, 0.45, **SOMALIA_N), "red-8", inland_port(), config())
+    assert early.ship("red-8").pose.position[:2] == pytest.approx((0.514, 0.45))
+    gap = footprint(late.ship("red-8").pose, 0.016).distance(footprint(late.ship("green-8").pose, 0.016))
+    assert gap >= 2 * 0.016
+
+
+def test_D17_in_port_variant_the_released_ship_sails_on_from_where_it_was_held() -> None:
+    cfg = config(release_spot="in_port")
+    state = _held_in_hobyo(cfg, ("green-8", 0.514, 0.406))
+    state, events = lose_turn(state, "red-8", inland_port(), cfg)
+    assert state.ship("red-8").pose.position[:2] == HOBYO  # on land, where the pirates put it
+    assert events == (TurnSkipped("red-8", "held"),)
+
+
+def test_D17_when_nothing_is_two_edges_clear_the_spot_with_the_most_room_is_taken() -> None:
+    # only the ring spots due east and west of (0.61, 0.31) lie in this strip; a die lies at (0.605, 0.31)
+    strip = box(0.58, 0.3099, 0.64, 0.3101)
+    spot = clear_pose(pose(0.61, 0.31), (0.61, 0.31), [pose(0.605, 0.31)], world(), 0.016, strip)
+    assert spot.position[:2] == pytest.approx((0.634, 0.31))  # ring 3 east: 13 mm of water, the most there is

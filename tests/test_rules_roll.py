@@ -1,4 +1,4 @@
-"""Applying a roll: launch, arrival, grounding (R17, D11), collisions and sinking (R18, D12), off-board (R19, D13)."""
+"""Applying a roll: launch, arrival, grounding (R17, D11), collisions (R18, D12), off-board (R19, D13), lost turns (D16)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 from physics import OffBoard, TipOver
 from physics.dice import resting_orientation
+from shapely import Point, box
+
 from rules_fixtures import N, config, game, place, rest, roll, world
-from somaliland.rules import Card, RollMismatchError, Status, apply_roll, to_json
+from somaliland.rules import Card, RollMismatchError, Status, apply_roll, lose_turn, to_json
 from somaliland.rules.accidents import bottom_face_centre, is_aground
 
 SOMALIA_N = dict(card=Card(30, N), route="somalia", sailed_turn=1)
@@ -153,6 +155,75 @@ def test_a_pushed_ship_into_its_destination_arrives() -> None:
     assert state.ship("red-6a").status is Status.LOST_TURN
 
 
+def _bumped_aground(cfg):
+    """Return the state after red-6a is thrown into green-6a, which lies aground owing its lost turn (R17)."""
+    state = at_sea(("red-6a", 0.55, 0.3), cfg=cfg)
+    state = place(state, "green-6a", 0.495, 0.4, status=Status.AGROUND, skip=1, **SOMALIA_N)
+    r = roll(rest("red-6a", 0.52, 0.4), rest("green-6a", 0.4955, 0.4), contacts=(("red-6a", "green-6a"),))
+    return apply_roll(state, "red-6a", r, world(), cfg)
+
+
+def test_D16_a_ship_owing_a_lost_turn_loses_no_more_for_another_accident() -> None:
+    state, events = _bumped_aground(config())
+    green = state.ship("green-6a")
+    assert (green.status, green.skip) == (Status.AGROUND, 1)  # hit and still aground: one move to lose
+    assert [e.kind for e in events] == ["collision", "grounded", "lost_turn", "lost_turn"]  # still told
+    assert state.ship("red-6a").skip == 1
+
+
+def test_D16_add_up_variant_another_accident_adds_a_second_lost_turn() -> None:
+    state, _ = _bumped_aground(config(lost_turns="add_up"))
+    assert state.ship("green-6a").skip == 2 and state.ship("red-6a").skip == 1
+
+
+def _destination_at_the_edge():
+    """Return the test map with the Gulf route's north destination reaching the board's north edge."""
+    route = world().route("somalia")
+    route = replace(route, north=replace(route.north, destination=box(0.55, 0.75, 0.70, 0.90)))
+    return replace(world(), routes=(route, world().route("africa")))
+
+
+def _thrown_off_into_the_destination(cfg):
+    """Return red-6a thrown off the north edge from (0.62, 0.70): put back at (0.62, 0.892), in its destination."""
+    state = at_sea(("red-6a", 0.62, 0.70), cfg=cfg)
+    r = roll(rest("red-6a", 0.62, 0.95), off_board=(OffBoard("red-6a", (0.62, 0.95, -0.003), False),))
+    return apply_roll(state, "red-6a", r, _destination_at_the_edge(), cfg)
+
+
+def test_R19_put_back_ship_does_not_arrive_that_throw() -> None:
+    state, events = _thrown_off_into_the_destination(config())
+    ship = state.ship("red-6a")
+    assert ship.pose.position[:2] == pytest.approx((0.62, 0.892))
+    assert (ship.status, ship.skip) == (Status.OFF_BOARD, 1)  # not arrived, and its lost turn stays
+    assert [e.kind for e in events] == ["replaced", "lost_turn"]
+
+
+def test_R19_put_back_ship_arrives_by_its_next_move_after_losing_its_turn() -> None:
+    state, _ = _thrown_off_into_the_destination(config())
+    state, _ = lose_turn(replace(state, turn=3), "red-6a", _destination_at_the_edge(), config())
+    state = replace(state, turn=4)
+    state, events = apply_roll(state, "red-6a", roll(rest("red-6a", 0.62, 0.885)), _destination_at_the_edge(),
+                               config())
+    assert state.ship("red-6a").status is Status.ARRIVED and [e.kind for e in events] == ["arrived"]
+
+
+def test_R19_a_put_back_ship_pushed_off_the_board_does_not_arrive_either() -> None:
+    state = at_sea(("red-6a", 0.62, 0.70), ("green-6a", 0.62, 0.85))
+    r = roll(rest("red-6a", 0.62, 0.84), rest("green-6a", 0.62, 0.95), contacts=(("red-6a", "green-6a"),),
+             off_board=(OffBoard("green-6a", (0.62, 0.95, -0.003), False),))
+    state, _ = apply_roll(state, "red-6a", r, _destination_at_the_edge(), config())
+    green = state.ship("green-6a")
+    assert (green.status, green.skip) == (Status.OFF_BOARD, 1)
+    assert _destination_at_the_edge().route("somalia").north.destination.covers(Point(green.pose.position[:2]))
+
+
+def test_R19_same_throw_variant_put_back_ship_arrives_at_once_and_keeps_no_lost_turn() -> None:
+    state, events = _thrown_off_into_the_destination(config(off_board_arrival="same_throw"))
+    ship = state.ship("red-6a")
+    assert (ship.status, ship.skip) == (Status.ARRIVED, 0)
+    assert [e.kind for e in events] == ["replaced", "arrived"]
+
+
 def test_R19_a_ship_put_back_where_another_die_lies_is_set_down_clear_of_it() -> None:
     state = at_sea(("red-6a", 0.62, 0.85), ("green-6a", 0.70, 0.892))
     r = roll(rest("red-6a", 0.70, 0.95), off_board=(OffBoard("red-6a", (0.70, 0.95, -0.003), False),))
@@ -199,10 +270,11 @@ def test_R12_R19_any_roll_leaves_a_consistent_state(case) -> None:
     after, events = apply_roll(state, thrown, r, world(), config())
     for ship in after.ships:
         assert (ship.pose is None) == (ship.status in (Status.IN_PORT, Status.SUNK))
-        assert ship.skip <= state.ship(ship.id).skip + 1  # at most one lost turn per roll
+        assert ship.skip <= max(state.ship(ship.id).skip, 1)  # D16: lost turns do not add up
         if ship.pose is not None and ship.id in {o.name for o in r.off_board}:
             assert 0 <= ship.pose.position[0] <= 0.75 and 0 <= ship.pose.position[1] <= 0.90  # R19
             assert not world().is_land(*ship.pose.position[:2])  # D13: the sea
+            assert ship.status is not Status.ARRIVED  # R19: being put back is not a move
     assert after.ship(thrown).moves == 1
     assert (after.ship(thrown).status is Status.SUNK) == bool(r.tipovers)  # R18
     assert all(isinstance(to_json(e), dict) for e in events)

@@ -63,6 +63,8 @@ def _round(events: list[dict[str, Any]], called: dict[str, str]) -> list[str]:
         elif kind == "seized":
             partner = f", taken with {e['with_partner_of']}" if e["with_partner_of"] else ""
             out.append(f"  turn {e['turn']}: pirates of {e['port']} seized {e['ship']}, ransom {e['ransom']}{partner}")
+        elif kind == "released":
+            out.append(f"  turn {e['turn']}: pirates of {e['port']} released {e['ship']}")
         elif kind == "grounded":
             out.append(f"  turn {e['turn']}: {e['ship']} ran aground")
         elif kind == "collision":

@@ -16,6 +16,9 @@ from somaliland.rules.fleet import ShipSpec
 from somaliland.rules.planning import Plan
 
 PATH_DECIMALS = 6
+# Rules options younger than the record format, with the behaviour of the code before them: a record whose
+# header lacks one was played that way, so it still verifies (D16, D17, R19/D13).
+BEFORE_OPTIONS = {"lost_turns": "add_up", "release_spot": "in_port", "off_board_arrival": "same_throw"}
 
 
 _LEAVES = frozenset({float, int, str, bool, type(None)})
@@ -83,8 +86,8 @@ def rules_json(config: RulesConfig) -> dict[str, Any]:
 
 
 def rules_from_json(data: dict[str, Any]) -> RulesConfig:
-    """Return the rules config a record's header holds."""
-    values = dict(data)
+    """Return the rules config a record's header holds (options it lacks as the code before them played)."""
+    values = {**BEFORE_OPTIONS, **data}
     values["fleet"] = tuple(ShipSpec(s["name"], tuple(s["faces"])) for s in data["fleet"])
     for key, value in values.items():
         if isinstance(value, list):

@@ -145,7 +145,7 @@ class _Game:
             if self.state.turn > 1:
                 while (ship := next_to_sail(self.state, self.world, self.config)) is not None:
                     if ship.skip > 0:
-                        self.state, skipped = lose_turn(self.state, ship.id, self.config)
+                        self.state, skipped = lose_turn(self.state, ship.id, self.world, self.config)
                         self.emit_rules(skipped)
                     else:
                         self.throw(ship.owner, ship.id)

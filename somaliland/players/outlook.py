@@ -63,8 +63,8 @@ def voyage(length: float, moves: int, full_value: bool, rivals: float, convoy: i
 
     On the full-value route the pirates' one seizure a turn falls among the convoy and the `rivals`
     expected there (R13); on the safe route only when no rival sails the full-value route, among the
-    convoy (pirates take the nearest ship wherever it is), and never when `safe_targeted` is False (the
-    variant `pirate_targets = "full_route"`).
+    convoy (R13 read literally, `pirate_targets = "any_route"`), and never when `safe_targeted` is False
+    (ruling D15, the default `pirate_targets = "full_route"`).
     """
     needed = max(1, math.ceil(length / outlook.stride))
     if full_value:

@@ -52,6 +52,8 @@ def describe(story: Story, event: dict[str, Any]) -> str | None:
         return f"{ship} SANK: it tipped {', '.join(event.get('tipped', [])) or 'a ship'} over"
     if kind == "replaced":
         return f"{ship} left the board: put back, loses a turn"
+    if kind == "released":
+        return f"{ship} released by the pirates of {event.get('port', '?')}: set down clear of every ship"
     if kind == "arrived":
         return f"{ship} ARRIVED at its destination"
     if kind == "seized":

@@ -2,8 +2,8 @@
 and after, the recorded paths, and what happened.
 
 The board is followed exactly as the rules moved the dice: a throw leaves every moved die at its
-recorded rest pose; a die put back on the board or seized into a pirate port is set down by the rules'
-own placement functions; a sunk die leaves; a new round sends every ship home. Each recorded path of a
+recorded rest pose; a die put back on the board, seized into a pirate port or released from it is set
+down by the rules' own placement functions; a sunk die leaves; a new round sends every ship home. Each recorded path of a
 die that was already lying on the board must start where the story left it: where it does not, the
 record was edited or made by other rules, and the story says so.
 """
@@ -289,6 +289,13 @@ class _Builder:
 
     def _replaced(self, line: Line) -> None:
         ship = self._on_board(line)
+        self._set_down(ship, vector(line, "at", line.get("at"), 2))
+        self._note(line)
+
+    def _released(self, line: Line) -> None:
+        """A held ship set down to sail on between steps (D17): the step before ends with it still held."""
+        ship = self._on_board(line)
+        self._close()
         self._set_down(ship, vector(line, "at", line.get("at"), 2))
         self._note(line)
 

@@ -1,4 +1,4 @@
-"""The rules configuration: every ruling D1–D14 as a named option, loaded from TOML by one checking loader.
+"""The rules configuration: every ruling D1–D17 as a named option, loaded from TOML by one checking loader.
 
 SI inside (metres, kilograms, radians); the file speaks millimetres, grams and degrees, like the CLI.
 The defaults are exactly the rulings of `somaliland-rules.md`; `default-rules.toml` beside this module
@@ -49,7 +49,9 @@ OPTIONS: dict[str, Option] = {
     "launch_pass_is_final": Option("launch_pass_is_final", "bool"),
     "pirates_ignore": Option("pirates_ignore", "choices", allowed=PIRATE_IGNORABLE),
     "held_release": Option("held_release", "choice", allowed=("port", "where_seized")),
-    "pirate_targets": Option("pirate_targets", "choice", allowed=("any_route", "full_route")),
+    "release_spot": Option("release_spot", "choice", allowed=("open_sea", "in_port")),
+    "pirate_targets": Option("pirate_targets", "choice", allowed=("full_route", "any_route")),
+    "lost_turns": Option("lost_turns", "choice", allowed=("once", "add_up")),
     "pitchcar_order": Option("pitchcar_order", "choice", allowed=("furthest_first", "hindmost_first")),
     "pitchcar_ties": Option("pitchcar_ties", "choice", allowed=("turn_order", "seat_order")),
     "turns_per_round": Option("turns_per_round", "int", 1, 100),
@@ -59,6 +61,7 @@ OPTIONS: dict[str, Option] = {
     "collision_both_lose_turn": Option("collision_both_lose_turn", "bool"),
     "tipped_over": Option("tipped_over", "choice", allowed=("top_face", "top_value")),
     "off_board": Option("off_board", "choice", allowed=("nearest_sea", "nearest_board", "move_start")),
+    "off_board_arrival": Option("off_board_arrival", "choice", allowed=("later_move", "same_throw")),
     "final_tie": Option("final_tie", "choice", allowed=("shared", "random")),
     "throw_tolerance": Option("throw_tolerance_mm", "float", 0, 1000, scale=MM),
     "launch_heading_tolerance": Option("launch_heading_tolerance_deg", "float", 0, 180, scale=DEG),
@@ -68,7 +71,7 @@ OPTIONS: dict[str, Option] = {
 
 @dataclass(frozen=True, slots=True)
 class RulesConfig:
-    """Every rule parameter and ruling option; defaults are the rules file's (R-items and D1–D14)."""
+    """Every rule parameter and ruling option; defaults are the rules file's (R-items and D1–D17)."""
 
     players: int = 4  # R23: two to four
     rounds: int = 4  # R4, R23
@@ -86,7 +89,9 @@ class RulesConfig:
     launch_pass_is_final: bool = True  # D7
     pirates_ignore: tuple[str, ...] = ("arrived", "held")  # D8: ships never the nearest
     held_release: str = "port"  # D8: a released ship sails on from the port
-    pirate_targets: str = "any_route"  # R13 as written; "full_route": a variant in which Africa is truly safe
+    release_spot: str = "open_sea"  # D17: released in open sea two die edges clear; "in_port": where it was held
+    pirate_targets: str = "full_route"  # D15: pirates take only full-value ships; "any_route": R13 read literally
+    lost_turns: str = "once"  # D16: lost turns do not add up; "add_up": each accident adds one
     pitchcar_order: str = "furthest_first"  # D9
     pitchcar_ties: str = "turn_order"  # D9 ties: equally far along, the earlier in this round's play order first
     turns_per_round: int = 6  # D10
@@ -96,6 +101,7 @@ class RulesConfig:
     collision_both_lose_turn: bool = True  # D12
     tipped_over: str = "top_face"  # D12
     off_board: str = "nearest_sea"  # D13
+    off_board_arrival: str = "later_move"  # R19, D13: a put-back ship arrives only later; "same_throw": at once
     final_tie: str = "shared"  # D14
     throw_tolerance: float = 30 * MM  # R16: metres between a throw's origin and where the ship stood
     launch_heading_tolerance: float = 45 * DEG  # R12: radians off the route's direction

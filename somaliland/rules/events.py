@@ -86,6 +86,16 @@ class Replaced:
 
 
 @dataclass(frozen=True, slots=True)
+class Released:
+    """A held ship served its lost turn and was set down at `at`, clear of every die, to sail on (D8, D17)."""
+
+    ship: str
+    port: str
+    at: Point
+    kind: str = field(default="released", init=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Arrived:
     """A ship reached its destination zone (R9)."""
 
@@ -129,7 +139,7 @@ class Failed:
     kind: str = field(default="failed", init=False)
 
 
-Event = (Launched | Grounded | Collision | Tipped | Sunk | LostTurn | TurnSkipped | Replaced | Arrived
+Event = (Launched | Grounded | Collision | Tipped | Sunk | LostTurn | TurnSkipped | Replaced | Released | Arrived
          | Seized | Fulfilled | Failed)
 
 

@@ -1,19 +1,21 @@
-"""Moves: who may be thrown now, the six-move limit (R15, D10), lost turns and where a throw may start (R12, R16)."""
+"""Moves: who may throw now, the six-move limit (R15, D10), lost turns (D16), release (D17), origins (R12, R16)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import replace
 
+import shapely
+
 from physics import Pose
 from physics.dice import FACE_NAMES
 from somaliland.map.model import Map
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.errors import IllegalActionError
-from somaliland.rules.events import TurnSkipped
+from somaliland.rules.events import Released, TurnSkipped
 from somaliland.rules.fleet import die_spec
 from somaliland.rules.order import due_to_sail
-from somaliland.rules.placement import free_spot
+from somaliland.rules.placement import clear_pose, free_spot, on_board, open_sea
 from somaliland.rules.state import GameState, ShipState, Status, with_ships
 
 UP = FACE_NAMES.index("+z")
@@ -78,8 +80,20 @@ def check_throw(state: GameState, ship_id: str, origin: tuple[float, float], hea
                                      f"within {config.launch_heading_tolerance:.3f} rad of {leg.heading:.3f}")
 
 
-def lose_turn(state: GameState, ship_id: str, config: RulesConfig) -> tuple[GameState, tuple[TurnSkipped, ...]]:
-    """Return the state after the ship loses the move that came to it (R13, R17, R18, R19; D8 release).
+def owed_turns(skip: int, config: RulesConfig) -> int:
+    """Return the turns a ship must lose after one more accident, given the `skip` it owes already (D16).
+
+    "Loses a turn" (R13, R17, R18, R19) means it skips its next move; a ship that must skip it already
+    still skips that one move, unless `lost_turns = "add_up"` (grounded, then seized: two).
+    """
+    return skip + 1 if config.lost_turns == "add_up" else max(skip, 1)
+
+
+def lose_turn(state: GameState, ship_id: str, world: Map,
+              config: RulesConfig) -> tuple[GameState, tuple[TurnSkipped | Released, ...]]:
+    """Return the state after the ship loses the move that came to it; release a held ship after its last (D8, D17).
+
+    Lost turns come from R13, R17, R18 and R19; a held ship stays held (pirates leave it alone) until it sails.
 
     Raises:
         IllegalActionError: the ship has no turn to lose now.
@@ -90,12 +104,40 @@ def lose_turn(state: GameState, ship_id: str, config: RulesConfig) -> tuple[Game
         raise IllegalActionError("lost turn", f"{ship_id} has no turn to lose now", due)
     skip = ship.skip - 1
     status, pose = ship.status, ship.pose
+    released: tuple[Released, ...] = ()
     if skip == 0 and status is not Status.HELD:
         status = Status.AT_SEA
-    if skip == 0 and status is Status.HELD and config.held_release == "where_seized" and ship.seized_from:
-        others = [s.pose.position[:2] for s in state.ships if s.pose is not None and s.id != ship_id]
-        x, y, z = ship.seized_from.position
-        at = free_spot((x, y), others, config.die_size)
-        pose = Pose((at[0], at[1], z), ship.seized_from.orientation)
+    if skip == 0 and status is Status.HELD:
+        pose, released = release(state, ship, world, config)
     new = replace(ship, skip=skip, status=status, pose=pose, sailed_turn=state.turn, partners=())
-    return with_ships(state, new), (TurnSkipped(ship_id, ship.status.value),)
+    return with_ships(state, new), (TurnSkipped(ship_id, ship.status.value),) + released
+
+
+def release(state: GameState, ship: ShipState, world: Map, config: RulesConfig) -> tuple[Pose, tuple[Released, ...]]:
+    """Return where a held ship sails on from once its lost turn is served, and the event if it moved (D8, D17).
+
+    D17 sets it down in open sea at its pirate port (or, under D8's `where_seized`, where it was taken:
+    in open sea if it was taken there, else on the board), clear of every other die by two die edges.
+    It is moved now, when its lost turn is served, not when it was seized: the board has changed since
+    (ships thrown near the port, others seized into it), and its spot must be clear of the dice as they
+    lie now; set down before the turn goes on, it is where every later throw, launch and seizure sees
+    it, and its next throw starts from there.
+    `release_spot = "in_port"`: it sails on from where it was held (1.5 die edges from other dice,
+    wherever the port is), or under `where_seized` from where it was taken, 1.5 die edges clear.
+    """
+    others = [s.pose for s in state.ships if s.pose is not None and s.id != ship.id]
+    taken = ship.seized_from if config.held_release == "where_seized" else None
+    if config.release_spot == "in_port":
+        if taken is None:
+            return ship.pose, ()  # type: ignore[return-value]
+        x, y, z = taken.position
+        at = free_spot((x, y), [o.position[:2] for o in others], config.die_size)
+        return Pose((at[0], at[1], z), taken.orientation), ()
+    sea = open_sea(world, config.die_size)
+    if taken is not None:
+        near = taken.position[:2]
+        area = sea if shapely.contains_xy(sea, *near) else on_board(world, config.die_size)
+    else:
+        near, area = {p.name: p.point for p in world.pirate_ports}[ship.held_in], sea
+    pose = clear_pose(taken or ship.pose, near, others, world, config.die_size, area)  # type: ignore[arg-type]
+    return pose, (Released(ship.id, ship.held_in, pose.position[:2]),)

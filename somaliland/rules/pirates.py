@@ -9,6 +9,7 @@ from somaliland.map.model import Map, PiratePort
 from somaliland.rules.accidents import touching
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.events import Seized
+from somaliland.rules.moves import owed_turns
 from somaliland.rules.placement import free_spot, set_down
 from somaliland.rules.state import SAILING, GameState, ShipState, Status, with_sheet, with_ships
 
@@ -20,22 +21,23 @@ def eligible(ship: ShipState, config: RulesConfig) -> bool:
 
 
 def targetable(ship: ShipState, world: Map, config: RulesConfig) -> bool:
-    """Return True if pirates may take this ship: eligible, and on a full-value route under the variant.
-
-    R13 as written takes the nearest ship on any route, so the safe route is safe only while someone sails
-    nearer the pirates; the variant `pirate_targets = "full_route"` (not in the rulebook) spares it.
-    """
+    """Return True if pirates may take this ship: eligible, and on a route they reach (R13, D15)."""
     return eligible(ship, config) and targets_route(ship.route is not None and world.route(ship.route).full_value,
                                                     config)
 
 
 def targets_route(full_value: bool, config: RulesConfig) -> bool:
-    """Return True if pirates may take ships on a route of this kind (R13; variant `pirate_targets`)."""
+    """Return True if pirates may take ships on a route of this kind (R13, D15).
+
+    D15: R8 calls the half-value route safe and the pirates operate in the Gulf of Aden, so they take
+    only ships on a full-value route; `pirate_targets = "any_route"` reads R13 literally (the nearest
+    ship on any route, so the safe route is safe only while someone sails nearer the pirates).
+    """
     return full_value or config.pirate_targets == "any_route"
 
 
 def nearest(state: GameState, world: Map, config: RulesConfig) -> tuple[ShipState, PiratePort, float] | None:
-    """Return the targetable ship nearest any pirate port, that port and the distance on the board plane (R13, D8).
+    """Return the targetable ship nearest any pirate port, the port and the distance on the board (R13, D8, D15).
 
     Distances run from the die's centre to the port; ties go to the ship listed first.
     """
@@ -55,13 +57,14 @@ def _take(state: GameState, ship: ShipState, port: PiratePort, world: Map,
     """Return the state with the ship held in the port and its ransom charged to its owner, and the ransom (R13).
 
     The die is set down at the port, or beside it when other dice lie there, showing the face it showed.
+    It loses a turn, which adds to one it owes already only if `lost_turns = "add_up"` (D16).
     """
     ransom = ship.top_value()
     others = [s.pose.position[:2] for s in state.ships if s.pose is not None and s.id != ship.id]
     at = free_spot(port.point, others, config.die_size)
     pose = set_down(ship.pose, at, config.die_size, world)  # type: ignore[arg-type]
-    held = replace(ship, status=Status.HELD, pose=pose,
-                   skip=ship.skip + 1, seized_from=ship.pose, partners=())
+    held = replace(ship, status=Status.HELD, pose=pose, skip=owed_turns(ship.skip, config),
+                   seized_from=ship.pose, held_in=port.name, partners=())
     sheet = state.sheets[ship.owner]
     state = with_sheet(state, replace(sheet, ransom=sheet.ransom + ransom))
     return with_ships(state, held), ransom

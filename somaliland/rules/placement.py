@@ -1,22 +1,32 @@
-"""Putting a die down by hand (into a pirate port, back onto the board): a free spot near a point.
+"""Putting a die down by hand (into a pirate port, back onto the board, released by pirates): a free spot near a point.
 
 Two dice put at the same point would overlap, which the physics layer rightly refuses; so a die is set
-down at the point if it is clear, else at the nearest clear spot on rings around it (R13, R19, R20).
+down at the point if it is clear, else at the nearest clear spot on rings around it (R13, R19, R20). A
+ship released by pirates is set down further off, in open sea, clear of every die by two die edges (D17).
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
-from shapely import Point
+import numpy as np
+import shapely
+from shapely import Point, box
+from shapely.affinity import translate
 from shapely.geometry.base import BaseGeometry
 
 from physics import Pose
 from physics.dice import square_up
 from somaliland.map.model import Map
+from somaliland.rules.accidents import footprint
 
 CLEARANCE = 1.5  # die edges between centres: clear of any corner whatever the two dice's headings
 RINGS = 30
+RELEASE_GAP = 2.0  # D17: die edges of open water between a released ship and the nearest other die
+RELEASE_STEP = 0.5  # die edges between the rings (and between the points on a ring) searched for a release spot
+FLAT_REACH = math.sqrt(2) / 2  # die edges from a flat die's centre to its furthest corner, seen from above
+ANY_REACH = math.sqrt(3) / 2  # the same for a die resting any way (its corners' distance in space)
 
 
 def ground_height(world: Map, x: float, y: float) -> float:
@@ -48,3 +58,61 @@ def free_spot(at: tuple[float, float], others: list[tuple[float, float]], size: 
 def set_down(pose: Pose, at: tuple[float, float], size: float, world: Map) -> Pose:
     """Return a die's pose put down flat at `at`, showing the face and heading it had (R13, R19)."""
     return Pose((at[0], at[1], ground_height(world, *at) + size / 2), square_up(pose.orientation))
+
+
+@lru_cache(maxsize=16)
+def on_board(world: Map, size: float) -> BaseGeometry:
+    """Return where a flat die lies wholly on the board at any heading, land or sea: the centres it may have."""
+    reach = FLAT_REACH * size
+    area = box(reach, reach, world.width - reach, world.depth - reach)
+    shapely.prepare(area)
+    return area
+
+
+@lru_cache(maxsize=16)
+def open_sea(world: Map, size: float) -> BaseGeometry:
+    """Return where a flat die lies wholly on the board's sea at any heading: the centres it may have (D17).
+
+    Cached and prepared: the map is frozen, and a release tests many points against it.
+    """
+    area = on_board(world, size).difference(world.land.buffer(FLAT_REACH * size))
+    shapely.prepare(area)
+    return area
+
+
+def clear_pose(pose: Pose, near: tuple[float, float], others: list[Pose], world: Map, size: float,
+               area: BaseGeometry) -> Pose:
+    """Return the die set down flat at the spot nearest `near` in `area` that is clear of the others (D17).
+
+    Clear means that no part of another die lies within `RELEASE_GAP` die edges of any part of this
+    one, measured between their shadows on the board as they lie (tilted dice included). The spots
+    searched lie on rings around `near`, half a die edge apart, out to the whole board; if none is that
+    clear (a board far more crowded than any game's), the spot with the most room, so no dice overlap.
+    """
+    gap = RELEASE_GAP * size
+    shape = footprint(set_down(pose, (0.0, 0.0), size, world), size)
+    shadows = [footprint(o, size) for o in others]
+    centres = np.array([o.position[:2] for o in others], dtype=float).reshape(-1, 2)
+    too_near = gap + size  # every shadow holds a disc of half an edge round its centre
+    far_enough = gap + (FLAT_REACH + ANY_REACH) * size
+
+    def room(x: float, y: float, exact: bool) -> float:
+        """Return the space between the die at (x, y) and the nearest other die (a bound below `gap` if not exact)."""
+        d = np.hypot(centres[:, 0] - x, centres[:, 1] - y)
+        if not exact and np.any(d < too_near):
+            return -math.inf
+        placed = translate(shape, x, y)
+        return min((placed.distance(shadows[i]) for i in np.flatnonzero(d < far_enough)), default=math.inf)
+
+    step = RELEASE_STEP * size
+    spots: list[tuple[float, float]] = []
+    for ring in range(math.ceil(math.hypot(world.width, world.depth) / step) + 1):
+        angles = 2 * math.pi * np.arange(max(1, 6 * ring)) / max(1, 6 * ring)
+        xs, ys = near[0] + ring * step * np.cos(angles), near[1] + ring * step * np.sin(angles)
+        inside = shapely.contains_xy(area, xs, ys)
+        for x, y in zip(xs[inside].tolist(), ys[inside].tolist()):
+            if room(x, y, exact=False) >= gap:
+                return set_down(pose, (x, y), size, world)
+            spots.append((x, y))
+    best = max(spots, key=lambda p: room(*p, exact=True), default=near)
+    return set_down(pose, best, size, world)

@@ -12,7 +12,7 @@ from somaliland.rules.config import RulesConfig
 from somaliland.rules.errors import IllegalActionError, RollMismatchError
 from somaliland.rules.events import (Arrived, Collision, Event, Grounded, Launched, LostTurn, Replaced, Sunk,
                                      Tipped)
-from somaliland.rules.moves import counts_as_move, start_pose, throwable
+from somaliland.rules.moves import counts_as_move, owed_turns, start_pose, throwable
 from somaliland.rules.placement import free_spot, set_down
 from somaliland.rules.state import SAILING, GameState, ShipState, Status, with_ships
 
@@ -48,7 +48,10 @@ def apply_roll(state: GameState, ship_id: str, roll: RollResult, world: Map,
     A ship in port is launched (R12). Every moved die takes its rest pose; a die off the board is put
     back (R19, D13); touches and tip-overs make collisions, lost turns and sinking (R18, D12); a ship
     resting in its destination arrives (R9), one resting on land is aground (R17, D11). The thrown ship
-    uses a move (R15, D10). A ship loses at most one turn per roll, whatever the accidents.
+    uses a move (R15, D10). A ship loses at most one turn per roll, whatever the accidents, and none more
+    if it owes one already (D16, unless `lost_turns = "add_up"`). Being put back is not a move (R19, D13):
+    a ship put back arrives only by a later move or push, even if put back inside its destination, and
+    keeps its lost turn (`off_board_arrival = "same_throw"`: it arrives at once and the lost turn goes).
 
     Raises:
         IllegalActionError: the ship may not be thrown now (lists those that may).
@@ -63,7 +66,7 @@ def apply_roll(state: GameState, ship_id: str, roll: RollResult, world: Map,
     ships = {s.id: s for s in state.ships}
     ships[ship_id] = replace(thrown, status=Status.AT_SEA if thrown.status in (Status.IN_PORT, Status.HELD)
                              else thrown.status, moves=thrown.moves + counts_as_move(thrown, config),
-                             sailed_turn=state.turn, partners=(), seized_from=None)
+                             sailed_turn=state.turn, partners=(), seized_from=None, held_in="")
     penalised: dict[str, str] = {}
     off = {o.name for o in roll.off_board}
     for rest in roll.moved:
@@ -88,9 +91,11 @@ def apply_roll(state: GameState, ship_id: str, roll: RollResult, world: Map,
         events.append(Sunk(ship_id, tuple(t.name for t in result.tipped)))
         ships[ship_id] = replace(ships[ship_id], status=Status.SUNK, pose=None, partners=())
         penalised.pop(ship_id, None)
+    put_back = off if config.off_board_arrival == "later_move" else set()
     for rest in roll.moved:
         ship = ships[rest.name]
-        if ship.status in SAILS_ON and in_destination(ship, ship.pose, world):  # type: ignore[arg-type]
+        if (ship.status in SAILS_ON and rest.name not in put_back
+                and in_destination(ship, ship.pose, world)):  # type: ignore[arg-type]
             ships[rest.name] = replace(ship, status=Status.ARRIVED)
             events.append(Arrived(ship.id, ship.route or "", ship.direction.value))  # type: ignore[union-attr]
             penalised.pop(rest.name, None)
@@ -102,6 +107,6 @@ def apply_roll(state: GameState, ship_id: str, roll: RollResult, world: Map,
         ship = ships[name]
         if ship.status in SAILING:
             status = ship.status if ship.status is Status.HELD else Status(reason)
-            ships[name] = replace(ship, status=status, skip=ship.skip + 1)
+            ships[name] = replace(ship, status=status, skip=owed_turns(ship.skip, config))
             events.append(LostTurn(name, reason))
     return with_ships(state, *ships.values()), tuple(events)

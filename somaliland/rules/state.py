@@ -44,10 +44,11 @@ class ShipState:
     card: Card | None = None  # the contract it was assigned this round (R8, R10)
     route: str | None = None  # the route it sails this round (R8, D5)
     moves: int = 0  # moves made this round (R15, D10)
-    skip: int = 0  # turns it still has to lose (R13, R17, R18, R19)
+    skip: int = 0  # turns it still has to lose (R13, R17, R18, R19; D16: at most 1 unless they add up)
     sailed_turn: int = 0  # the last turn in which it had its move (D9 bookkeeping)
     partners: tuple[str, ...] = ()  # ships it collided with, while immobilised by that (R20)
     seized_from: Pose | None = None  # where pirates took it (D8 release option)
+    held_in: str = ""  # the pirate port that took it, until it sails again (R13, D17)
 
     @property
     def direction(self) -> Direction | None:

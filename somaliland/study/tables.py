@@ -57,7 +57,7 @@ def game_tables(events: list[dict[str, Any]], world: Map) -> dict[str, list[dict
             result = e["result"]
             for rest in [result["thrown"], *result["moved"]]:
                 where[rest["name"]] = tuple(rest["position"][:2])
-        elif kind == "replaced":
+        elif kind in ("replaced", "released"):
             where[e["ship"]] = tuple(e["at"][:2])
         elif kind == "launched":
             sailing[e["ship"]] = (e["route"], e["direction"])
