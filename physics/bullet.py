@@ -97,7 +97,8 @@ def critical_tip_rate(spec: DieSpec, orientation: Quaternion, heading: float) ->
     Energy: 1/2 I_edge w^2 = m g (|r| - h), r from the pivot edge to the centre, h the centre's height.
     """
     r, axis = _pivot_arm(spec, orientation, heading)
-    inertia = _inertia_about(spec, orientation, axis) + spec.mass * float(portable.dot(r, r) - portable.dot(r, axis) ** 2)
+    arm2 = float(portable.dot(r, r) - portable.dot(r, axis) ** 2)  # squared distance of the centre from the axis
+    inertia = _inertia_about(spec, orientation, axis) + spec.mass * arm2
     rise = portable.norm(r) - float(r[2])
     return math.sqrt(2 * spec.mass * GRAVITY * rise / inertia)
 
