@@ -7,15 +7,14 @@ results differ in the last bits from the C library's that every other x86 CPU ge
 products (`@`, `np.dot`, `np.linalg.norm` of a whole vector) go to OpenBLAS, whose kernel, and with it
 the order of the sums and the use of fused multiply-adds, is also chosen by the CPU. A game is chaotic:
 one last bit in one aim or one launch changes every throw after it. So whatever decides a throw computes
-its transcendental functions here, through the C library's scalar functions (`math`), and its dot
-products as elementwise products summed by numpy's fixed pairwise order. numpy's float64 sin, cos, hypot
-and sqrt need no wrapper: they call the C library (or are exact) on every x86 CPU.
+here: exp in numpy's exactly rounded +, -, *, / alone, atan2 by the C library's scalar function (`math`),
+dot products as elementwise products summed in numpy's fixed pairwise order. numpy's float64 sin, cos,
+hypot and sqrt need no wrapper: they call the C library (or are exact) on every x86 CPU.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import numpy as np
 
@@ -25,27 +24,31 @@ CPU_DEPENDENT_NUMPY = ("exp", "log", "exp2", "log2", "log10", "expm1", "log1p", 
                        "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh",
                        "matmul", "dot", "inner", "vdot")
 
-
-def _elementwise(fn: Callable[..., float], *args: np.ndarray | float) -> np.ndarray:
-    arrays = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in args))
-    shape = arrays[0].shape
-    flat = [a.ravel().tolist() for a in arrays]
-    return np.fromiter(map(fn, *flat), dtype=float, count=arrays[0].size).reshape(shape)
+# exp by fdlibm's method (e_exp.c): x = k ln2 + r, ln2 split so that k * LN2_HI is exact, then a rational
+# approximation of e**r on [-ln2/2, ln2/2], within 1 ulp
+LN2_HI, LN2_LO, INV_LN2 = 6.93147180369123816490e-01, 1.90821492927058770002e-10, 1.44269504088896338700e+00
+EXP_P = (1.66666666666666019037e-01, -2.77777777770155933842e-03, 6.61375632143793436117e-05,
+         -1.65339022054652515390e-06, 4.13813679705723846039e-08)
 
 
 def exp(x: np.ndarray | float) -> np.ndarray:
-    """Return e**x elementwise, by the C library's exp."""
-    return _elementwise(math.exp, x)
+    """Return e**x elementwise for finite x, the same to the last bit on every machine."""
+    x = np.asarray(x, dtype=float)
+    k = np.rint(x * INV_LN2)
+    hi = x - k * LN2_HI
+    lo = k * LN2_LO
+    r = hi - lo
+    t = r * r
+    p1, p2, p3, p4, p5 = EXP_P
+    c = r - t * (p1 + t * (p2 + t * (p3 + t * (p4 + t * p5))))
+    return np.ldexp(1.0 - ((lo - (r * c) / (2.0 - c)) - hi), k.astype(np.int32))
 
 
 def atan2(y: np.ndarray | float, x: np.ndarray | float) -> np.ndarray:
     """Return the angle of (x, y) elementwise, by the C library's atan2."""
-    return _elementwise(math.atan2, y, x)
-
-
-def power(base: np.ndarray | float, exponent: np.ndarray | float) -> np.ndarray:
-    """Return base**exponent elementwise, by the C library's pow."""
-    return _elementwise(math.pow, base, exponent)
+    ys, xs = np.broadcast_arrays(np.asarray(y, dtype=float), np.asarray(x, dtype=float))
+    angles = map(math.atan2, ys.ravel().tolist(), xs.ravel().tolist())
+    return np.fromiter(angles, dtype=float, count=ys.size).reshape(ys.shape)
 
 
 def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:

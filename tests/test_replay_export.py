@@ -164,6 +164,23 @@ def test_check_names_a_throw_whose_recorded_hand_was_edited(record, tmp_path, ca
     captured = capsys.readouterr()
     assert f"edited.jsonl, line {k + 1}: re-simulated, {events[k]['ship']} comes to rest" in captured.err
     assert "1 came to rest elsewhere than recorded" in captured.out
+    assert "recorded on" not in captured.err  # the same kind of machine: no excuse
+
+
+def test_check_says_when_a_throw_parts_on_another_kind_of_machine(record, tmp_path, capsys):
+    from somaliland.machine import describe, fingerprint
+
+    events = lines(record)
+    other = {**events[0]["machine"], "cpu": "Some Other CPU"}
+    events[0]["machine"] = other
+    k = next(i for i, e in enumerate(events) if e["kind"] == "throw" and e["round"] == 1)
+    events[k]["actual"]["speed"] *= 1.2
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("".join(json.dumps(e) + "\n" for e in events))
+    assert main(["replay", str(edited), "--round", "1", "--turn", str(events[k]["turn"]), "--check",
+                 "-o", str(tmp_path / "x.png")]) == 0
+    assert (f"note: recorded on {describe(other)}, replayed on {describe(fingerprint())}: physics results can "
+            f"differ in the last bits between these machines") in capsys.readouterr().err
 
 
 def test_check_gives_a_record_without_paths_its_paths_back(record, tmp_path):
