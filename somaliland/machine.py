@@ -56,7 +56,11 @@ def parting_note(recorded: dict[str, str] | str | None) -> str | None:
     here = describe(fingerprint())
     if then == here:
         return None
-    return f"recorded on {then}, replayed on {here}: physics results can differ in the last bits between these machines"
+    note = f"recorded on {then}, replayed on {here}: physics results can differ in the last bits between these machines"
+    if isinstance(recorded, dict):
+        fields = [key for key, value in fingerprint().items() if recorded.get(key) != value]
+        note += f" (they differ in {', '.join(fields)})"
+    return note
 
 
 def _cpuinfo() -> dict[str, str]:

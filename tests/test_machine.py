@@ -26,7 +26,10 @@ def test_fingerprint_names_the_cpu_simd_level_c_library_and_package_versions():
 
 def test_no_note_on_the_recording_machines_kind_and_a_note_naming_both_machines_elsewhere():
     assert parting_note(fingerprint()) is None and parting_note(describe(fingerprint())) is None
-    assert parting_note(OTHER) == f"recorded on {describe(OTHER)}, replayed on {describe(fingerprint())}{NOTE_END}"
+    assert parting_note(OTHER) == (f"recorded on {describe(OTHER)}, replayed on {describe(fingerprint())}{NOTE_END} "
+                                   f"(they differ in cpu, simd)")
+    from_table = parting_note(describe(OTHER))  # a games table keeps the one-line form: no field list
+    assert from_table == f"recorded on {describe(OTHER)}, replayed on {describe(fingerprint())}{NOTE_END}"
     assert parting_note(None).startswith("recorded on an unnamed machine (the record predates machine fingerprints)")
 
 
@@ -73,7 +76,8 @@ def test_a_record_from_another_or_an_unnamed_machine_verifies_when_it_replays(re
 def test_a_record_from_another_machine_that_parts_says_the_machines_differ(record, tmp_path):
     verdict = verify_record(rewrite(record, tmp_path, OTHER, throw_edit=True), scripted_factory)
     assert not verdict.ok and "differs at result.thrown.position[0]" in verdict.message
-    assert verdict.message.endswith(f"; recorded on {describe(OTHER)}, replayed on {describe(fingerprint())}{NOTE_END}")
+    assert verdict.message.endswith(f"; recorded on {describe(OTHER)}, replayed on {describe(fingerprint())}{NOTE_END} "
+                                    f"(they differ in cpu, simd)")
 
 
 def test_a_record_from_this_machine_that_parts_makes_no_excuse(record, tmp_path):
