@@ -8,6 +8,7 @@ import pytest
 from somaliland.map import MapError, load, problems
 
 TINY = Path("maps/tiny.toml").read_text(encoding="utf-8")
+TINY_FORMAT1 = Path("tests/data/tiny-format1.toml").read_text(encoding="utf-8")  # tiny.toml before format 2
 
 # (id, text to replace, replacement, key path, words in "expected", words in "found")
 DEFECTS = [
@@ -16,7 +17,7 @@ DEFECTS = [
     ("missing-name", 'name = "Tiny"\n', "", "(top level)", "key 'name'", "no such key"),
     ("unknown-key", 'author = "Somaliland project"', 'author = "x"\ncolour = "blue"', "colour",
      "only the keys", "'colour'"),
-    ("wrong-format", "format = 1", "format = 2", "format", "1", "2"),
+    ("wrong-format", "format = 2", "format = 3", "format", "one of [1, 2]", "3"),
     ("width-a-string", "width = 30.0", 'width = "30"', "board.width", "a number", "'30'"),
     ("width-too-small", "width = 30.0", "width = 1.0", "board.width", ">= 10", "1.0"),
     ("nan-depth", "depth = 40.0", "depth = nan", "board.depth", "finite", "nan"),
@@ -62,7 +63,21 @@ DEFECTS = [
      "out at sea 6.0 cm"),
     ("port-inland", "at = [20.0, 20.0]", "at = [15.0, 26.5]", "pirate_port[0].at", "within 2 cm of a coast",
      "inland"),
-    ("missing-route", "[routes.africa]\n", "[routes.other]\n", "routes.other", "only the keys", "'other'"),
+    ("route-name-upper-case", "[routes.africa]\n", "[routes.West]\n", "routes.West",
+     "a route name of lowercase letters, digits and underscores", "'West'"),
+    ("R8-full-value-missing", "full_value = false\n", "", "routes.africa", "key 'full_value'", "no such key"),
+    ("full-value-not-boolean", "full_value = false", 'full_value = "no"', "routes.africa.full_value",
+     "true or false", "'no'"),
+    ("empty-label", 'label = "west passage"', 'label = ""', "routes.africa.label", "at least 1 character", "''"),
+    ("label-taken", 'label = "west passage"', 'label = "east passage"', "routes.africa.label",
+     "a label not used by another route", "'east passage', already what routes.somalia is called"),
+]
+
+# format 1 (the first format) reads as it always did: exactly the routes somalia and africa
+FORMAT1_DEFECTS = [
+    ("format1-other-route", "[routes.africa]\n", "[routes.other]\n", "routes.other", "only the keys", "'other'"),
+    ("format1-empty-label", "full_value = false", 'full_value = false\nlabel = ""', "routes.africa.label",
+     "at least 1 character", "''"),
 ]
 
 
@@ -70,11 +85,12 @@ def line_of(text: str, snippet: str) -> int:
     return text[:text.index(snippet)].count("\n") + 1
 
 
-@pytest.mark.parametrize("case", DEFECTS, ids=[d[0] for d in DEFECTS])
-def test_each_defect_gets_its_located_error(case, tmp_path):
+@pytest.mark.parametrize("base, case", [(TINY, d) for d in DEFECTS] + [(TINY_FORMAT1, d) for d in FORMAT1_DEFECTS],
+                         ids=[d[0] for d in DEFECTS + FORMAT1_DEFECTS])
+def test_each_defect_gets_its_located_error(base, case, tmp_path):
     name, old, new, key_path, expected, found = case
-    assert TINY.count(old) >= 1, f"the defect {name} no longer applies to tiny.toml"
-    text = TINY.replace(old, new, 1)
+    assert base.count(old) >= 1, f"the defect {name} no longer applies to its map"
+    text = base.replace(old, new, 1)
     path = tmp_path / f"{name}.toml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(MapError) as err:
@@ -130,3 +146,13 @@ def test_not_utf8_is_a_located_error(tmp_path):
     with pytest.raises(MapError) as err:
         load(path)
     assert "UTF-8" in err.value.expected and "0xed" in err.value.found
+
+
+def test_a_route_name_with_a_space_is_located_on_its_table(tmp_path):
+    text = TINY.replace("[routes.africa", '[routes."west passage"')
+    path = tmp_path / "space.toml"
+    path.write_text(text, encoding="utf-8")
+    (problem,) = problems(path)
+    assert problem.path == ("routes", "west passage")
+    assert problem.expected.startswith("a route name of lowercase letters, digits and underscores")
+    assert problem.line == line_of(text, '[routes."west passage"]\n')

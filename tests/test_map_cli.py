@@ -20,7 +20,8 @@ def test_check_prints_ok_for_every_shipped_map(capsys):
     assert main(["map", "check", "maps/horn-of-africa.toml", "maps/tiny.toml"]) == 0
     out = capsys.readouterr().out
     assert "maps/horn-of-africa.toml: OK" in out and "maps/tiny.toml: OK" in out
-    assert "route somalia: 130.7 cm, full value" in out
+    assert "route somalia (Gulf of Aden): 130.7 cm, full value" in out
+    assert "route africa (round Africa): 78.0 cm, half value" in out
 
 
 def test_check_prints_every_problem_and_exits_2(tmp_path, capsys):
@@ -89,8 +90,9 @@ def test_measure_reports_distance_and_moves_as_json():
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["seed"] == 5 and data["throws"] == 12 and data["median_roll_cm"] > 5
-    assert {(leg["route"], leg["direction"]) for leg in data["legs"]} == {
-        ("somalia", "north"), ("somalia", "south"), ("africa", "north"), ("africa", "south")}
+    assert {(leg["route"], leg["label"], leg["full_value"], leg["direction"]) for leg in data["legs"]} == {
+        ("somalia", "east passage", True, "north"), ("somalia", "east passage", True, "south"),
+        ("africa", "west passage", False, "north"), ("africa", "west passage", False, "south")}
     assert all(len(leg["moves"]) == 2 and all(m >= 1 for m in leg["moves"]) for leg in data["legs"])
     for leg in data["legs"]:
         lo, hi = leg["within_limit_ci95"]

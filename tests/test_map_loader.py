@@ -22,9 +22,11 @@ def test_every_shipped_map_loads_and_checks_clean(path):
     assert problems(path) == []
     m = load(path)
     assert isinstance(m, Map)
-    assert {r.name for r in m.routes} == {"somalia", "africa"}
+    assert {r.name for r in m.routes} == {"somalia", "africa"}  # the keys game records use, kept in format 2
     assert m.route("somalia").full_value and not m.route("africa").full_value
     assert len(m.sha256) == 64
+    assert "format = 2" in path.read_text(encoding="utf-8")
+    assert all(r.label not in ("", r.name) for r in m.routes)  # every shipped route is labelled for people
 
 
 def test_both_boards_are_shipped():
@@ -112,7 +114,8 @@ def test_map_written_back_to_toml_loads_as_the_same_map():
     assert [land.name for land in again.lands] == [land.name for land in m.lands]
     for a, b in zip(again.lands, m.lands):
         assert a.polygon.symmetric_difference(b.polygon).area < 1e-8
-    for a, b in zip(again.routes, m.routes):
+    for a, b in zip(again.routes, m.routes, strict=True):
+        assert (a.name, a.label, a.full_value) == (b.name, b.label, b.full_value)
         assert a.centre_line.equals_exact(b.centre_line, 1e-6)
         assert a.north.heading == pytest.approx(b.north.heading, abs=1e-3)
         assert a.south.destination.equals(b.south.destination) and a.south.zone == b.south.zone
@@ -139,3 +142,63 @@ def test_line_index_finds_keys_headers_and_array_elements():
     assert index[("arr", 0, "c")] == 8 and index[("arr", 1, "c")] == 10 and index[("arr", 1, "c", "d")] == 10
     assert find_line(index, ("arr", 1, "c", "d", 7)) == 10
     assert find_line(index, ("nothing",)) is None
+
+
+TINY_FORMAT1 = "tests/data/tiny-format1.toml"  # maps/tiny.toml as it was in format 1
+
+
+def test_a_format1_file_reads_as_it_always_did():
+    old, new = load(TINY_FORMAT1), load("maps/tiny.toml")
+    assert [(r.name, r.label, r.full_value) for r in old.routes] == [("somalia", "somalia", True),
+                                                                      ("africa", "africa", False)]
+    for a, b in zip(old.routes, new.routes, strict=True):
+        assert a.centre_line.equals(b.centre_line) and a.north == b.north and a.south == b.south
+    assert [land.name for land in old.lands] == [land.name for land in new.lands]
+
+
+def test_R8_format1_full_value_defaults_by_route_name():
+    text = open(TINY_FORMAT1, encoding="utf-8").read()
+    m = loads(text.replace("full_value = true\n", "").replace("full_value = false\n", ""), "defaults.toml")
+    assert m.route("somalia").full_value and not m.route("africa").full_value
+
+
+STRAITS = "tests/data/straits.toml"  # routes `ocean` (half value, listed first) and `strait` (full value)
+
+
+def test_format2_routes_take_any_name_in_file_order_with_labels():
+    m = load(STRAITS)
+    assert [(r.name, r.label, r.full_value) for r in m.routes] == [("ocean", "open ocean", False),
+                                                                    ("strait", "the Strait", True)]
+    assert m.route("strait").title == "the Strait (full value)" and m.route("ocean").title == "open ocean (half value)"
+
+
+def test_a_route_without_a_label_is_called_by_its_name():
+    text = open(STRAITS, encoding="utf-8").read().replace('label = "open ocean"\n', "")
+    route = loads(text, "unlabelled.toml").route("ocean")
+    assert (route.label, route.display_name, route.title) == ("ocean", "ocean", "ocean (half value)")
+
+
+def without_route(text: str, name: str) -> str:
+    """Return a map file's text without the route `name` (its table and its two legs)."""
+    start = text.index(f"[routes.{name}]")
+    ends = [i for i in (text.find("[routes.", text.index(f"[routes.{name}.south]") + 1), text.find("[[pirate_port]]"))
+            if i > start]
+    return text[:start] + text[min(ends):]
+
+
+def test_a_map_may_have_routes_of_one_kind_only():
+    m = loads(without_route(open(STRAITS, encoding="utf-8").read(), "ocean"), "one-route.toml")
+    assert [(r.name, r.full_value) for r in m.routes] == [("strait", True)]
+
+
+def test_a_map_with_no_route_is_refused():
+    text = open(STRAITS, encoding="utf-8").read()
+    found = problems_of(without_route(without_route(text, "ocean"), "strait").replace("format = 2\n",
+                                                                                    "format = 2\nroutes = {}\n"))
+    assert [(p.path, p.expected, p.found) for p in found] == [(("routes",), "at least 1 entry", "an empty table")]
+
+
+def problems_of(text: str) -> list:
+    with pytest.raises(MapError) as err:
+        loads(text, "bad.toml")
+    return list(err.value.problems)

@@ -21,6 +21,8 @@ def test_drawn_tiny_board_round_trips_to_the_tiny_map():
     for a, b in zip(drawn.lands, tiny.lands):
         assert a.polygon.symmetric_difference(b.polygon).area < 1e-9, a.name  # holes and transforms applied
         assert a.relief == pytest.approx(b.relief)
+    assert [(r.name, r.label, r.full_value) for r in drawn.routes] == [(r.name, r.label, r.full_value)
+                                                                        for r in tiny.routes]  # from the labels
     for name in ("somalia", "africa"):
         a, b = drawn.route(name), tiny.route(name)
         assert a.centre_line.hausdorff_distance(b.centre_line) < 1e-6  # drawn north-to-south, reversed
@@ -56,14 +58,41 @@ def test_missing_layer_and_bad_labels_are_all_reported(tmp_path):
     assert all(m.startswith(str(path)) for m in messages)
 
 
-def test_a_start_that_is_a_single_point_is_reported(tmp_path):
-    svg = open(TINY_SVG, encoding="utf-8").read().replace('d="M 250,310 l 0,-30"', 'd="M 250,310"')
-    path = tmp_path / "dot.svg"
+def test_routes_take_any_name_and_their_value_from_the_label(tmp_path):
+    svg = open(TINY_SVG, encoding="utf-8").read()
+    for old, new in (("somalia", "strait"), ("africa", "ocean")):
+        svg = svg.replace(f'inkscape:label="{old} ', f'inkscape:label="{new} ')
+    svg = svg.replace("(half value): west passage", "(half)")  # the short form; no label: called by its name
+    path = tmp_path / "straits.svg"
     path.write_text(svg, encoding="utf-8")
+    doc = import_svg(path)
+    assert {name: (r["full_value"], r.get("label")) for name, r in doc["routes"].items()} == {
+        "strait": (True, "east passage"), "ocean": (False, None)}
+    assert loads(dumps(doc), "imported").route("ocean").title == "ocean (half value)"
+
+
+def problems_importing(tmp_path, old: str, new: str) -> list:
+    """Return the problems of importing maps/tiny.svg with one edit (the import must fail)."""
+    path = tmp_path / "edited.svg"
+    path.write_text(open(TINY_SVG, encoding="utf-8").read().replace(old, new), encoding="utf-8")
     with pytest.raises(MapError) as err:
         import_svg(path)
-    assert any(p.path == ("starts", "somalia north") and "launch direction" in p.expected
-               for p in err.value.problems), err.value.problems
+    return list(err.value.problems)
+
+
+def test_a_route_drawn_without_its_value_is_reported(tmp_path):
+    (problem,) = problems_importing(tmp_path, '"africa (half value): west passage"', '"africa"')
+    assert problem.path == ("routes", "africa") and "'gulf (full value)'" in problem.expected
+
+
+def test_legs_of_a_route_never_drawn_are_reported(tmp_path):
+    found = problems_importing(tmp_path, 'inkscape:label="africa north"', 'inkscape:label="cape north"')
+    assert any(p.path == ("routes",) and "'cape (full value)'" in p.expected for p in found), found
+
+
+def test_a_start_that_is_a_single_point_is_reported(tmp_path):
+    found = problems_importing(tmp_path, 'd="M 250,310 l 0,-30"', 'd="M 250,310"')
+    assert any(p.path == ("starts", "somalia north") and "launch direction" in p.expected for p in found), found
 
 
 def test_not_an_svg_is_a_map_error(tmp_path):

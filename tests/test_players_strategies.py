@@ -64,6 +64,15 @@ def test_cautious_takes_africa_and_bold_somalia(roller):
     assert [p.route for p in bold] == ["somalia"]
 
 
+@pytest.mark.parametrize("only", ["somalia", "africa"])
+def test_on_a_map_of_one_kind_of_route_every_strategy_sails_the_route_there_is(roller, only):
+    one_route = replace(world(), routes=(world().route(only),))
+    state = game(held=((Card(44, N),), (Card(44, S),)))
+    for seat, name in enumerate(("cautious", "bold")):
+        plans = make_policy(name, roller).plan(Table(state, one_route, config(), seat), RNG)
+        assert [p.route for p in plans] == [only], name
+
+
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
 @pytest.mark.parametrize("cards", [(Card(30, N), Card(44, S)), (Card(64, S),), (Card(30, N), Card(32, N))])
 def test_plans_cover_every_contract_legally(roller, name, cards):

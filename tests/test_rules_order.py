@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules_fixtures import N, S, config, game, place, world
+from rules_fixtures import N, S, _route, config, game, place, world
 from somaliland.rules import Card, after_launch, launcher, leg_order, next_to_sail, open_launch
 from somaliland.rules.game import end_round, new_game
 from somaliland.rules.order import draw_first_player, play_order
@@ -70,6 +70,19 @@ def test_D7_off_a_player_who_passed_may_launch_again_after_another_launch() -> N
 
 def test_R14_legs_move_africa_south_somalia_south_somalia_north_africa_north() -> None:
     assert leg_order(world()) == (("africa", S), ("somalia", S), ("somalia", N), ("africa", N))
+
+
+def test_R14_several_routes_of_a_kind_move_in_the_order_the_map_lists_them() -> None:
+    routes = (_route("strait", 0.62, True), _route("lagoon", 0.12, False), _route("canal", 0.70, True),
+              _route("ocean", 0.05, False))
+    assert leg_order(replace(world(), routes=routes)) == (
+        ("lagoon", S), ("ocean", S), ("strait", S), ("canal", S), ("strait", N), ("canal", N), ("lagoon", N),
+        ("ocean", N))
+
+
+def test_R14_a_map_of_one_kind_of_route_moves_its_legs_south_then_north() -> None:
+    routes = (_route("strait", 0.62, True), _route("canal", 0.70, True))
+    assert leg_order(replace(world(), routes=routes)) == (("strait", S), ("canal", S), ("strait", N), ("canal", N))
 
 
 def test_R14_D9_routes_in_order_and_the_ship_furthest_along_first() -> None:

@@ -1,5 +1,6 @@
 """The answer a report opens with, from hand-built results tables whose answer is known."""
 
+import json
 import re
 
 import numpy as np
@@ -92,6 +93,17 @@ def test_skill_answer_reports_the_slope_and_each_level():
     assert "against opponents of skill 0.75" in text and "each +0.1 of skill adds +8." in text
 
 
+DEFAULT_ROUTES = [{"name": "somalia", "label": "Gulf of Aden", "full_value": True},
+                  {"name": "africa", "label": "round Africa", "full_value": False}]
+STRAITS_ROUTES = [{"name": "ocean", "label": "open ocean", "full_value": False},
+                  {"name": "strait", "label": "the Strait", "full_value": True}]
+
+
+def _games_on(routes, board="horn"):
+    """A games table of one game on a map with these routes (as the record's header lists them)."""
+    return pd.DataFrame([{"cell": 0, "game": 0, "map": board, "routes": json.dumps(routes)}])
+
+
 def _contract(k, value, full, net, ships=2, strategy=None):
     return {"players": k, "value": value, "full_route": full, "points": max(net, 0.0), "ransom": max(-net, 0.0),
             "ships": ships, "fulfilled": net > 0, "strategy": strategy or ("bold" if full else "cautious")}
@@ -105,10 +117,28 @@ def test_routes_answer_R8_compares_sailed_contracts_by_value_band():
         rows.append(_contract(2, 60, False, 30.0 + i % 3))
         rows.append(_contract(2, 60, True, 45.0 + i % 3))  # Aden wins on high values
         rows.append(_contract(2, 60, True, 0.0, ships=0))  # taken, never sailed: left out
-    (text, who) = routes_answer(pd.DataFrame(rows))
-    assert "30-39: Africa, +11.0" in text and "56-64: Aden, -15.0" in text
-    assert "Aden (full value): 80 contracts" in text
-    assert "Africa: cautious; Aden: bold" in who
+    (text, who) = routes_answer(pd.DataFrame(rows), _games_on(DEFAULT_ROUTES))
+    assert text.startswith("**2 players, net points of round Africa minus Gulf of Aden per sailed contract, by value**")
+    assert "30-39: round Africa, +11.0" in text and "56-64: Gulf of Aden, -15.0" in text
+    assert "Gulf of Aden (full value): 80 contracts" in text and "round Africa (half value): 80 contracts" in text
+    assert "round Africa: cautious; Gulf of Aden: bold" in who
+    (text, who) = routes_answer(pd.DataFrame(rows), _games_on([]))  # results made before routes were recorded
+    assert "30-39: the half-value route, +11.0" in text and "56-64: the full-value route, -15.0" in text
+    assert "the half-value route: cautious; the full-value route: bold" in who
+
+
+def test_routes_answer_R8_names_the_routes_of_each_map_and_never_pools_two_maps():
+    rows = []
+    for board in ("horn", "straits"):
+        for i in range(40):
+            rows.append({**_contract(2, 32, False, 16.0 + i % 3), "map": board})
+            rows.append({**_contract(2, 32, True, 5.0 + i % 3), "map": board})
+    games = pd.concat([_games_on(DEFAULT_ROUTES, "horn"), _games_on(STRAITS_ROUTES, "straits")], ignore_index=True)
+    horn, straits, who = routes_answer(pd.DataFrame(rows), games)
+    assert horn.startswith("**2 players, on horn, net points of round Africa minus Gulf of Aden")
+    assert straits.startswith("**2 players, on straits, net points of open ocean minus the Strait")
+    assert "30-39: open ocean, +11.0" in straits and "Aden" not in straits and "Africa" not in straits
+    assert "the half-value route: cautious; the full-value route: bold" in who  # two maps: no one map's names
 
 
 def test_answers_pick_the_seat_answer_for_identical_players_and_always_say_who_played():
@@ -117,7 +147,10 @@ def test_answers_pick_the_seat_answer_for_identical_players_and_always_say_who_p
     out = answers({"players": players, "games": games, "contracts": contracts})
     assert out[0].startswith("**players=2: no first-player advantage detected")
     assert out[-1].startswith("**Who played**") and "ev fulfils 50.0% of 400 contracts taken" in out[-1]
-    assert "sails 0.0% of them through Aden, runs aground on 5.0% of throws" in out[-1]  # 1 of 20
+    assert "sails 0.0% of them via the full-value route, runs aground on 5.0% of throws" in out[-1]  # 1 of 20
+    games["routes"] = json.dumps(STRAITS_ROUTES)
+    out = answers({"players": players, "games": games, "contracts": contracts})
+    assert "sails 0.0% of them via the Strait (full value)" in out[-1]
 
 
 def test_strategies_answer_names_the_better_strategy_only_when_significant():
@@ -194,3 +227,13 @@ def test_a_variant_answer_gives_game_length_and_groundings_with_intervals():
         assert m, text.split("; ")[part]
         d, lo, hi = map(float, m.groups()[2:])
         assert 0.8 < d < 1.2 and 0 < lo <= d <= hi < 1.3  # a real difference, its interval clear of zero
+
+
+def test_a_map_sweep_names_each_maps_full_value_route_in_its_variant_answer():
+    cells = []
+    for cell, (board, routes) in enumerate((("horn", DEFAULT_ROUTES), ("straits", STRAITS_ROUTES))):
+        players, games = _cell(cell, 2, 4, 100, 50, 40, label=f"map={board}")
+        games["map"], games["routes"] = board, json.dumps(routes)
+        cells.append((players, games))
+    text = _only_variant_answer(cells, "map")
+    assert "sailed the full-value route 0.0% (the Strait) vs 0.0% (Gulf of Aden)" in text

@@ -1,5 +1,6 @@
 """Result rows from a hand-built game record (engine/RECORD.md): exact values for each table."""
 
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -21,6 +22,8 @@ class Route:
 
 WORLD = SimpleNamespace(route={"somalia": Route(True), "africa": Route(False)}.__getitem__)
 FLEET = [{"name": "6a", "faces": [1] * 6}, {"name": "24", "faces": [4] * 6}]
+ROUTES = [{"name": "somalia", "label": "Gulf of Aden", "full_value": True},
+          {"name": "africa", "label": "round Africa", "full_value": False}]
 
 
 def rest(name, x, y):
@@ -30,7 +33,7 @@ def rest(name, x, y):
 def record():
     """Two rounds, two players; red fulfils 30N through Aden in round 1, green's 40S round Africa fails."""
     return [
-        {"kind": "game", "round": 1, "turn": 0, "first_player": 1, "rules": {"fleet": FLEET},
+        {"kind": "game", "round": 1, "turn": 0, "first_player": 1, "rules": {"fleet": FLEET}, "map": {"routes": ROUTES},
          "seats": [{"seat": 0, "colour": "red", "strategy": "bold"}, {"seat": 1, "colour": "green", "strategy": "cautious"}]},
         {"kind": "deal", "round": 1, "turn": 0, "first_player": 1},
         {"kind": "draft_pick", "round": 1, "turn": 0, "seat": 1, "card": "40S"},
@@ -97,4 +100,5 @@ def test_capture_rows_place_the_ship_where_it_last_rested():
 def test_game_row_counts_lead_changes_at_round_ends():
     (game,) = game_tables(record(), WORLD)["games"]
     assert game == {"players": 2, "throws": 2, "first_player": 1, "winners": "1", "n_winners": 1,
-                    "lead_changes": 1, "lead_change": 1.0, "spread": 4.0, "margin": 4.0}
+                    "lead_changes": 1, "lead_change": 1.0, "spread": 4.0, "margin": 4.0,
+                    "routes": json.dumps(ROUTES)}  # the header's, so reports can name the routes

@@ -80,14 +80,16 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _summary(m) -> str:
+    from somaliland.map.model import value_words
     from somaliland.units import cm
 
     lines = [f"  {m.name} {m.version}: {cm(m.width):g} x {cm(m.depth):g} cm, {len(m.lands)} land areas, "
              f"{len(m.pirate_ports)} pirate ports"]
     for route in m.routes:
         near = min((route.centre_line.distance(_point(p.point)) for p in m.pirate_ports), default=float("inf"))
-        lines.append(f"  route {route.name}: {cm(route.centre_line.length):.1f} cm, "
-                     f"{'full' if route.full_value else 'half'} value, nearest pirate port {cm(near):.1f} cm away")
+        called = f" ({route.label})" if route.label not in ("", route.name) else ""
+        lines.append(f"  route {route.name}{called}: {cm(route.centre_line.length):.1f} cm, "
+                     f"{value_words(route.full_value)}, nearest pirate port {cm(near):.1f} cm away")
     return "\n".join(lines)
 
 
@@ -194,7 +196,9 @@ def run_measure(args: argparse.Namespace) -> int:
             "map": m.name, "sha256": m.sha256, "seed": args.seed, "throws": args.throws,
             "firm_speed_m_s": firm, "median_roll_cm": round(cm(reach), 2),
             "quartiles_cm": [round(cm(q1), 2), round(cm(q3), 2)],
-            "legs": [{"route": v.route, "direction": v.direction.value, "length_cm": round(cm(v.length), 1),
+            "legs": [{"route": v.route, "label": m.route(v.route).display_name,
+                      "full_value": m.route(v.route).full_value, "direction": v.direction.value,
+                      "length_cm": round(cm(v.length), 1),
                       "median_moves": v.median, "within_limit": round(v.within_limit, 4),
                       "within_limit_ci95": [round(b, 4) for b in _ci(v)], "moves": list(v.moves)}
                      for v in legs],
@@ -202,11 +206,15 @@ def run_measure(args: argparse.Namespace) -> int:
         return 0
     print(f"{m.name}: {args.throws} firm throws ({firm:g} m/s), seed {args.seed}")
     print(f"  median roll {cm(reach):.1f} cm (quartiles {cm(q1):.1f} - {cm(q3):.1f} cm)")
-    print(f"  {'route':<10}{'way':<7}{'length':>8}{'median moves':>14}{f'<= {MOVE_LIMIT} moves':>13}   95% interval")
+    called = {r.name: r.display_name for r in m.routes}
+    wide = max(10, *(len(c) + 2 for c in called.values()))
+    print(f"  {'route':<{wide}}{'value':<6}{'way':<7}{'length':>8}{'median moves':>14}{f'<= {MOVE_LIMIT} moves':>13}"
+          f"   95% interval")
     for v in legs:
         lo, hi = _ci(v)
-        print(f"  {v.route:<10}{v.direction.value:<7}{cm(v.length):>6.0f} cm{v.median:>14g}{v.within_limit:>13.0%}"
-              f"   {lo:.0%} - {hi:.0%}")
+        value = "full" if m.route(v.route).full_value else "half"
+        print(f"  {called[v.route]:<{wide}}{value:<6}{v.direction.value:<7}{cm(v.length):>6.0f} cm{v.median:>14g}"
+              f"{v.within_limit:>13.0%}   {lo:.0%} - {hi:.0%}")
     if sys.stdout.isatty():
         print(f"  ({args.voyages} voyages each by a competent player; see somaliland/map/measure.py)")
     return 0

@@ -86,7 +86,9 @@ class _Game:
     def header(self) -> None:
         s = self.setup
         self.emit("game", schema=RECORD_SCHEMA, version=__version__, seed=s.seed,
-                  map={"file": str(s.map_path), "name": self.world.name, "sha256": self.world.sha256},
+                  map={"file": str(s.map_path), "name": self.world.name, "sha256": self.world.sha256,
+                       "routes": [{"name": r.name, "label": r.display_name, "full_value": r.full_value}
+                                  for r in self.world.routes]},
                   rules=rules_json(self.config), physics=plain(_settings(self.roller)),
                   seats=[{"seat": i, "colour": COLOURS[i], "strategy": seat.strategy,
                           "skill": {"heading_sd_deg": seat.skill.heading_sd_deg, "speed_sd": seat.skill.speed_sd},

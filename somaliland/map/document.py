@@ -10,9 +10,9 @@ from somaliland.map.geometry import polygon_of
 from somaliland.map.model import Direction, Land, Leg, Map, PiratePort, Route
 from somaliland.units import CM, MM
 
-FORMAT = 1
+FORMAT = 2  # what this code writes; it reads format 1 too
 DEFAULT_THICKNESS = 0.3  # cm
-FULL_VALUE = {"somalia": True, "africa": False}  # rule R8, unless the file says otherwise
+FORMAT1_FULL_VALUE = {"somalia": True, "africa": False}  # format 1's R8 default; format 2 says it per route
 
 
 def build(doc: dict, source: str = "", sha256: str = "") -> Map:
@@ -34,8 +34,9 @@ def build(doc: dict, source: str = "", sha256: str = "") -> Map:
     routes = tuple(
         Route(name=name, centre_line=LineString([(x * CM, y * CM) for x, y in r["centre_line"]]),
               north=leg(Direction.NORTH, r["north"]), south=leg(Direction.SOUTH, r["south"]),
-              full_value=r.get("full_value", FULL_VALUE[name]))
-        for name, r in doc["routes"].items()
+              full_value=r["full_value"] if "full_value" in r else FORMAT1_FULL_VALUE[name],
+              label=r.get("label", name))
+        for name, r in doc["routes"].items()  # in file order: R14 moves several routes of a kind in this order
     )
     return Map(
         name=doc["name"], version=doc["version"], author=doc["author"],
@@ -72,6 +73,7 @@ def to_document(m: Map) -> dict:
     for route in m.routes:
         routes[route.name] = {
             "full_value": route.full_value,
+            **({"label": route.label} if route.label not in ("", route.name) else {}),
             "centre_line": pts(route.centre_line.coords),
             **{leg.direction.value: {"start": pts([leg.start])[0], "heading": _r(math.degrees(leg.heading)),
                                      "destination": zone_name(route, leg)}

@@ -77,6 +77,14 @@ def _unique_names(doc: dict) -> Found:
                 found.append(((kind, i, "name"), f"a name not used by another [[{kind}]]",
                               f"{item['name']!r}, already the name of {kind}[{seen[item['name']]}]"))
             seen.setdefault(item["name"], i)
+    called: dict[str, str] = {}  # accounts and reports name routes by label: two alike could not be told apart
+    for name, route in doc["routes"].items():
+        label = route.get("label", name)
+        if label in called:
+            found.append((("routes", name) + ("label",) * ("label" in route),
+                          "a label not used by another route",
+                          f"{label!r}, already what routes.{called[label]} is called"))
+        called.setdefault(label, name)
     return found
 
 

@@ -46,15 +46,40 @@ class Leg:
     zone: str = ""  # the destination zone's name in the map file
 
 
+def route_title(label: str, full_value: bool) -> str:
+    """Return how a route is named to people: its label and its value (R8), e.g. "the Strait (full value)"."""
+    return f"{label} ({value_words(full_value)})"
+
+
+def value_words(full_value: bool) -> str:
+    """Return "full value" or "half value" (R8)."""
+    return "full value" if full_value else "half value"
+
+
 @dataclass(frozen=True, slots=True)
 class Route:
-    """A sea route usable both ways; `full_value` is False for the safe half-pay route (R8)."""
+    """A sea route usable both ways; `full_value` is False for a safe half-pay route (R8).
+
+    `name` is the map file's key, written into game records; `label` is what people call it (the name
+    unless the file gives one).
+    """
 
     name: str
     centre_line: LineString  # south end first
     north: Leg
     south: Leg
     full_value: bool
+    label: str = ""
+
+    @property
+    def display_name(self) -> str:
+        """Return what people call the route: its label, else its name."""
+        return self.label or self.name
+
+    @property
+    def title(self) -> str:
+        """Return the route as named to people, with its value: "the Strait (full value)"."""
+        return route_title(self.display_name, self.full_value)
 
     def leg(self, direction: Direction) -> Leg:
         """Return the leg sailed in this direction."""

@@ -7,7 +7,7 @@ import math
 
 from shapely import LineString, Polygon
 
-from somaliland.map.model import Direction, Map
+from somaliland.map.model import Direction, Map, value_words
 from somaliland.units import cm
 
 SEA = "#8dbbdc"
@@ -15,8 +15,9 @@ SEA_EDGE = "#2d5f8a"
 LAND = "#ecdcb0"
 RELIEF = "#d2b77c"
 COAST = "#7a5a2e"
-ROUTE_COLOURS = {"somalia": "#c0392b", "africa": "#1e7b45"}
-OTHER_ROUTE = "#6c3483"
+FULL_ROUTE_COLOURS = ("#c0392b", "#d35400", "#922b21", "#af601a")  # warm: the full-value routes, in map order
+HALF_ROUTE_COLOURS = ("#1e7b45", "#1f618d", "#117a65", "#5b2c6f")  # cool: the half-value ones (R8)
+ROUTE_DASH = (0, (6, 3))  # a route's centre line
 PIRATE = "#111111"
 ARROW = {Direction.NORTH: "\u2191", Direction.SOUTH: "\u2193"}
 ARROW_EVERY = 12.0  # cm between direction arrows along a route
@@ -42,9 +43,10 @@ def render(m: Map, path: str, dpi: int = 150) -> None:
     ax.set_ylabel("y (cm, north)")
     ax.set_title(f"{m.name} (version {m.version})\n{width:g} x {depth:g} cm"
                  + (f", by {m.author}" if m.author else ""), fontsize=11)
-    handles = [plt.Line2D([], [], color=_colour(r.name), lw=2.5,
-                          label=f"{r.name} route ({'full' if r.full_value else 'half'} value, "
-                                f"{cm(r.centre_line.length):.0f} cm)") for r in m.routes]
+    colours = route_colours(m)
+    handles = [plt.Line2D([], [], color=colours[r.name], lw=2.5,
+                          label=f"{r.display_name}: {value_words(r.full_value)}, {cm(r.centre_line.length):.0f} cm")
+               for r in m.routes]
     handles.append(plt.Line2D([], [], ls="", marker="X", color=PIRATE, ms=8, label="pirate port"))
     handles.append(plt.Line2D([], [], ls="", marker="o", ms=8, mfc="white", mec="#444444", mew=2,
                               label="start (N/S) with launch heading"))
@@ -75,8 +77,9 @@ def draw_board(ax, m: Map) -> list:
             label = land.name + (f"\n(+{land.relief * 1000:g} mm)" if land.relief > 0 else "")
             ax.text(p.x, p.y, label, ha="center", va="center", fontsize=size, style="italic",
                     color="#6b4f25", zorder=3, path_effects=[patheffects.withStroke(linewidth=2, foreground=LAND)])
+    colours = route_colours(m)
     for route in m.routes:
-        _route(ax, m, route, halo)
+        _route(ax, m, route, colours[route.name], halo)
     for port in m.pirate_ports:
         x, y = cm(port.point[0]), cm(port.point[1])
         ax.plot(x, y, marker="X", ms=9, color=PIRATE, mec="white", mew=1.0, zorder=8)
@@ -86,8 +89,14 @@ def draw_board(ax, m: Map) -> list:
     return halo
 
 
-def _colour(name: str) -> str:
-    return ROUTE_COLOURS.get(name, OTHER_ROUTE)
+def route_colours(m: Map) -> dict[str, str]:
+    """Return each route's colour: warm for full-value routes, cool for half-value ones (R8), in map order."""
+    colours, count = {}, {True: 0, False: 0}
+    for r in m.routes:
+        palette = FULL_ROUTE_COLOURS if r.full_value else HALF_ROUTE_COLOURS
+        colours[r.name] = palette[count[r.full_value] % len(palette)]
+        count[r.full_value] += 1
+    return colours
 
 
 def _cm(poly: Polygon) -> Polygon:
@@ -126,11 +135,10 @@ def _grid(ax, width: float, depth: float) -> None:
     ax.tick_params(labelsize=7, length=2)
 
 
-def _route(ax, m: Map, route, halo) -> None:
+def _route(ax, m: Map, route, colour: str, halo) -> None:
     """Draw a route: centre line, a lane of arrows each way, destination zones and starts."""
-    colour = _colour(route.name)
     line = LineString([(cm(x), cm(y)) for x, y in route.centre_line.coords])
-    ax.plot(*line.xy, color=colour, lw=1.4, ls=(0, (6, 3)), alpha=0.9, zorder=4)
+    ax.plot(*line.xy, color=colour, lw=1.4, ls=ROUTE_DASH, alpha=0.9, zorder=4)
     for direction in Direction:
         _arrows(ax, line, direction, colour)
     for leg in (route.north, route.south):
@@ -151,7 +159,7 @@ def _route(ax, m: Map, route, halo) -> None:
 
 def _zone_label(m: Map, zone: Polygon) -> str:
     """Return the label of a destination zone: which legs end there."""
-    legs = [(leg.zone, f"{r.name} {ARROW[leg.direction]}") for r in m.routes
+    legs = [(leg.zone, f"{r.display_name} {ARROW[leg.direction]}") for r in m.routes
             for leg in (r.north, r.south) if leg.destination.equals(zone)]
     return "\n".join([legs[0][0]] * bool(legs[0][0]) + [text for _, text in legs])
 

@@ -40,15 +40,20 @@ def schema_problems(document: dict) -> list[tuple[KeyPath, str, str]]:
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(schema())
-    found = []
+    found, unknown = [], set()
     for error in validator.iter_errors(document):
         path = tuple(error.absolute_path)
         if error.validator == "additionalProperties":  # name the unknown key itself, so its line is found
             allowed = error.schema.get("properties", {})
             path += (next(k for k in error.instance if k not in allowed),)
+            unknown.add((path, *_explain(error)))
+        elif "propertyNames" in error.absolute_schema_path:  # a bad key: name it, not the table holding it
+            path += (error.instance,)
         found.append((path, *_explain(error)))
     found += _non_finite(document, ())
-    return sorted(found, key=lambda p: [(isinstance(k, int), str(k).zfill(8)) for k in p[0]])
+    found = list(dict.fromkeys(found))  # a table missing two keys fails `required` twice, alike
+    # an unknown key first: it explains what else is wrong inside it
+    return sorted(found, key=lambda p: ([(isinstance(k, int), str(k).zfill(8)) for k in p[0]], p not in unknown))
 
 
 def _explain(error) -> tuple[str, str]:
@@ -71,6 +76,11 @@ def _explain(error) -> tuple[str, str]:
     if v in ("minItems", "maxItems"):
         what = "at least" if v == "minItems" else "at most"
         return f"{what} {want} item{'s' * (want != 1)}", describe(got)
+    if v in ("minProperties", "maxProperties"):
+        what = "at least" if v == "minProperties" else "at most"
+        return f"{what} {want} entr{'ies' if want != 1 else 'y'}", describe(got)
+    if v == "pattern":
+        return error.schema.get("description", f"text matching {want}"), describe(got)
     if v in ("minLength", "maxLength"):
         what = "at least" if v == "minLength" else "at most"
         return f"a string of {what} {want} character{'s' * (want != 1)}", describe(got)

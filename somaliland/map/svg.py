@@ -23,14 +23,17 @@ LAYERS = {  # layer label (lower case, spaces/underscores/hyphens ignored) -> wh
     "pirateports": "pirate ports", "pirates": "pirate ports", "pirateport": "pirate ports",
 }
 _RELIEF = re.compile(r"^(.*?)\s*\(\+\s*([0-9]+(?:\.[0-9]+)?)\s*mm\)\s*$")
-_LEG = re.compile(r"^\s*(somalia|africa)\s+(north|south)(?:bound)?\s*(?::\s*(.+?))?\s*$", re.IGNORECASE)
+_ROUTE = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*(?:\(\s*(full|half)(?:\s+value)?\s*\))?\s*(?::\s*(.+?))?\s*$",
+                    re.IGNORECASE)
+_LEG = re.compile(r"^\s*([a-z][a-z0-9_]*)\s+(north|south)(?:bound)?\s*(?::\s*(.+?))?\s*$", re.IGNORECASE)
 
 
 def import_svg(path: str | FilePath, name: str = "", author: str = "") -> dict:
     """Return the map document of an SVG board drawing.
 
     Args:
-        path: the SVG file; layers named land, routes, starts, destinations, pirate ports.
+        path: the SVG file; layers named land, routes, starts, destinations, pirate ports (maps/README.md
+            gives the labels: a route 'NAME (full value): its label', a leg 'NAME north', a zone 'NAME south: Zone').
         name: the map's name (default: the file's name).
         author: the map's author.
 
@@ -86,16 +89,25 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> dict:
         elif leg:
             (x0, y0), (x1, y1) = rings[0][0], rings[0][-1]
             legs.setdefault(leg, {}).update(start=[x0, y0], heading=_r(math.degrees(math.atan2(y1 - y0, x1 - x0))))
+    drawn = set()  # route names drawn, labelled well or not
     for label, rings, _ in need("routes"):
-        key = label.strip().lower()
-        if key not in ("somalia", "africa"):
-            problems.append(Problem(source, ("routes", label), "a route labelled 'somalia' or 'africa'", repr(label)))
+        match = _ROUTE.match(label)
+        drawn.add(match.group(1).lower() if match else label)
+        if not match or not match.group(2):
+            problems.append(Problem(source, ("routes", label), "a route labelled with its name and value, like "
+                                    "'gulf (full value)' or 'cape (half value): round the Cape'", repr(label)))
             continue
+        key = match.group(1).lower()
         line = rings[0]
+        if key in doc["routes"]:
+            problems.append(Problem(source, ("routes", label), f"one line for route {key!r}", "a second one"))
+            continue
         if len(line) < 2:
             problems.append(Problem(source, ("routes", label), "a line of at least 2 points", f"{len(line)}"))
             continue
-        doc["routes"][key] = {"centre_line": line if line[0][1] <= line[-1][1] else line[::-1]}
+        doc["routes"][key] = {"full_value": match.group(2).lower() == "full",
+                              **({"label": match.group(3)} if match.group(3) else {}),
+                              "centre_line": line if line[0][1] <= line[-1][1] else line[::-1]}
     for label, _, shape in need("pirate ports"):
         box = shape.bbox()
         if box is None:
@@ -107,6 +119,10 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> dict:
     for (route, direction), leg in sorted(legs.items()):
         if route in doc["routes"]:
             doc["routes"][route][direction] = leg
+    for route in sorted({route for route, _ in legs} - drawn):
+        if "routes" in layers:
+            problems.append(Problem(source, ("routes",), f"a line labelled '{route} (full value)' or "
+                                    f"'{route} (half value)' (its legs are drawn)", "none"))
     for route in doc["routes"]:
         for direction in ("north", "south"):
             for part, layer in (("start", "starts"), ("destination", "destinations")):
@@ -143,7 +159,7 @@ def _layers(svg) -> dict[str, list]:
 def _leg_label(source: str, layer: str, label: str, problems: list[Problem]) -> tuple[str, str] | None:
     match = _LEG.match(label)
     if not match:
-        problems.append(Problem(source, (layer, label), "a label like 'somalia north' or 'africa south: Cape'",
+        problems.append(Problem(source, (layer, label), "a label like 'gulf north' or 'cape south: Cape Town'",
                                 repr(label)))
         return None
     return match.group(1).lower(), match.group(2).lower()

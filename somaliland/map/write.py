@@ -33,6 +33,8 @@ def dumps(doc: dict, comment: str = "", schema: str = "./map.schema.json") -> st
         out += ["", f"[routes.{name}]"]
         if "full_value" in route:
             out.append(f"full_value = {'true' if route['full_value'] else 'false'}")
+        if "label" in route:
+            out.append(f"label = {_str(route['label'])}")
         out += _points("centre_line", route["centre_line"])
         for direction in ("north", "south"):
             leg = route[direction]

@@ -19,7 +19,7 @@ def where(story: Story, index: int) -> list[str]:
         return lines
     player = _player(story, step.seat)
     carries = step.carries
-    cargo = (f"contract {carries.card}, {carries.route} route, {carries.direction}bound" if carries
+    cargo = (f"contract {carries.card}, {route_words(story, carries.route)}, {carries.direction}bound" if carries
              else "no contract")
     lines.append(f"{player} throws {step.ship}: {cargo}")
     return lines
@@ -40,7 +40,7 @@ def describe(story: Story, event: dict[str, Any]) -> str | None:
     """Return one event in words, or None for bookkeeping lines not worth showing."""
     kind, ship = event.get("kind"), event.get("ship", "?")
     if kind == "launched":
-        return f"{ship} launched ({event.get('route', '?')} route, {event.get('direction', '?')}bound)"
+        return f"{ship} launched ({route_words(story, event.get('route'))}, {event.get('direction', '?')}bound)"
     if kind == "grounded":
         return f"{ship} ran aground: loses a turn"
     if kind == "collision":
@@ -60,8 +60,8 @@ def describe(story: Story, event: dict[str, Any]) -> str | None:
         return (f"PIRATES of {event.get('port', '?')} seized {ship}{extra}: ransom {event.get('ransom', '?')}"
                 f" ({_player(story, story.owners.get(ship))} pays)")
     if kind == "fulfilled":
-        return (f"{_player(story, event.get('seat'))} FULFILLED {event.get('card', '?')} by the "
-                f"{event.get('route', '?')} route: +{_num(event.get('points'))} points")
+        return (f"{_player(story, event.get('seat'))} FULFILLED {event.get('card', '?')} via "
+                f"{route_words(story, event.get('route'))}: +{_num(event.get('points'))} points")
     if kind == "failed":
         return f"{_player(story, event.get('seat'))} failed contract {event.get('card', '?')}"
     if kind == "turn_skipped":
@@ -77,6 +77,12 @@ def describe(story: Story, event: dict[str, Any]) -> str | None:
         places = ", ".join(f"{t.get('place', '?')}. {t.get('colour', '?')} {_num(t.get('points'))}" for t in table)
         return f"GAME OVER: {winners or '?'} won ({places})"
     return None
+
+
+def route_words(story: Story, name: Any) -> str:
+    """Return a recorded route as people call it on the story's map, with its value ("the Strait (full value)")."""
+    route = next((r for r in story.world.routes if r.name == name), None)
+    return route.title if route is not None else f"route {name if name else '?'}"
 
 
 def _player(story: Story, seat: Any) -> str:

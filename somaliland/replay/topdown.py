@@ -25,7 +25,7 @@ def draw_round(story: Story, round_: int, path: Path, turn: int | None = None, d
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from somaliland.map.render import draw_board
+    from somaliland.map.render import ROUTE_DASH, draw_board, route_colours
     from somaliland.units import cm
 
     steps = [story.steps[i] for i in story.select(round_, turn)]
@@ -48,6 +48,9 @@ def draw_round(story: Story, round_: int, path: Path, turn: int | None = None, d
             _mark(ax, story, step, event)
     for seat, colour in enumerate(story.colours):
         ax.plot([], [], color=_rgb(story, f"{colour}-"), lw=2, label=f"{colour} (seat {seat})")
+    colours = route_colours(story.world)
+    for route in story.world.routes:
+        ax.plot([], [], color=colours[route.name], lw=1.4, ls=ROUTE_DASH, label=f"route: {route.title}")
     ax.plot([], [], color="grey", lw=1, ls=":", label="pushed by a collision")
     ax.plot([], [], ls="", marker="s", ms=5, color="grey", mec="black", label="rest after its throw")
     for kind in MARKS:

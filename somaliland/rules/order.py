@@ -67,7 +67,10 @@ def after_launch(phase: LaunchPhase, seat: int, launched: bool, config: RulesCon
 
 
 def leg_order(world: Map) -> tuple[tuple[str, Direction], ...]:
-    """Return the legs in moving order: safe south, full south, full north, safe north (R14)."""
+    """Return the legs in moving order: safe south, full south, full north, safe north (R14).
+
+    Several routes of one kind (a map may have any number, maps/README.md) move in the order the map lists them.
+    """
     safe = [r.name for r in world.routes if not r.full_value]
     full = [r.name for r in world.routes if r.full_value]
     return (tuple((r, Direction.SOUTH) for r in safe) + tuple((r, Direction.SOUTH) for r in full)

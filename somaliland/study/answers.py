@@ -4,7 +4,8 @@ Which answers apply is read off the results, not declared in the study file:
 
 - rounds: a player count played with more than one number of rounds (R23) -> which number to play;
 - skill: a `seatN_skill` sweep -> how far a player's throw skill moves their win rate;
-- routes: contracts sailed on both routes -> by player count and contract value, which route nets more (R8);
+- routes: contracts sailed on both kinds of route -> per map, by player count and contract value, which kind
+  nets more (R8), the routes named by the map (`routenames`);
 - variants: a swept rules option or map -> what each value changes against the first (points, ransom,
   contracts fulfilled, routes, length, balance), per player count;
 - strategies: different strategies at one table -> how often each wins, per cell;
@@ -23,6 +24,8 @@ from __future__ import annotations
 import math
 import re
 
+from somaliland.map.model import route_title
+from somaliland.study.routenames import kind_label, kind_name, kind_title, per_map
 from somaliland.study.stats import balance, difference_ci, fair_balance, holm, slope_ci, wilson
 
 MIN_PER_SIDE = 10  # sailed contracts per route and value band before two routes are compared
@@ -90,12 +93,12 @@ def answers(tables: dict) -> list[str]:
         out += variant_answer(players, games, contracts, column)
     for column, seat in skill_columns(players):
         out += skill_answer(players, column, seat)
-    out += routes_answer(contracts)
+    out += routes_answer(contracts, games)
     if not skill_columns(players):
         out += strategies_answer(players)
     if not out and identical_seats(players):
         out += seats_answer(players, games)
-    return out + players_context(players, contracts)
+    return out + players_context(players, contracts, games)
 
 
 def rounds_answer(players, games) -> list[str]:
@@ -184,7 +187,8 @@ def variant_answer(players, games, contracts, column: str) -> list[str]:
             p, c = players[players.cell.isin(set(g.cell))], contracts[contracts.cell.isin(set(g.cell))]
             sailed = c[c.ships > 0]
             rows[v] = {"points": p.points, "ransom": p.ransom.mean(), "fulfilled": p.fulfilled.sum() / max(p.taken.sum(), 1),
-                       "aden": sailed.full_route.mean() if len(sailed) else math.nan, "throws": g.throws,
+                       "full": sailed.full_route.mean() if len(sailed) else math.nan, "throws": g.throws,
+                       "full_label": kind_label(g, True),
                        "aground": p.groundings,
                        "balance": balance(p, g).balance, "games": len(g)}
         base = first if first in rows else values[0]
@@ -199,10 +203,19 @@ def variant_answer(players, games, contracts, column: str) -> list[str]:
             out.append(f"**{k} players, {column} = {v} against {base}: {verdict}** — points per player "
                        f"{r['points'].mean():+.1f} vs {b['points'].mean():+.1f} ({d:+.1f} [{lo:+.1f}, {hi:+.1f}]); "
                        f"ransom per player {r['ransom']:.1f} vs {b['ransom']:.1f}; contracts fulfilled "
-                       f"{pct(r['fulfilled'])} vs {pct(b['fulfilled'])}; sailed through Aden {pct(r['aden'])} vs "
-                       f"{pct(b['aden'])}; {length} throws a game; {aground} throws aground per player; Balance "
+                       f"{pct(r['fulfilled'])} vs {pct(b['fulfilled'])}; {_full_share(r, b)}; {length} throws a game; "
+                       f"{aground} throws aground per player; Balance "
                        f"{r['balance']:.2f} vs {b['balance']:.2f} ({r['games']} and {b['games']} games).")
     return out
+
+
+def _full_share(r: dict, b: dict) -> str:
+    """Return the share of sailed contracts on the full-value route in two sets of games, the route named by its
+    map in each ("sailed the Strait (full value) 40.0% vs 30.0%"; on two maps, each with its own name)."""
+    if r["full_label"] and r["full_label"] == b["full_label"]:
+        return f"sailed {route_title(r['full_label'], True)} {pct(r['full'])} vs {pct(b['full'])}"
+    named = (f" ({label})" if label else "" for label in (r["full_label"], b["full_label"]))
+    return f"sailed the full-value route {pct(r['full'])}{next(named)} vs {pct(b['full'])}{next(named)}"
 
 
 def _change(values, base) -> str:
@@ -248,35 +261,40 @@ def route_table(contracts):
     return frame[frame.ships > 0]
 
 
-def routes_answer(contracts) -> list[str]:
-    """R8: by player count and contract value band, does a contract sailed around Africa net more than via Aden?"""
+def routes_answer(contracts, games=None) -> list[str]:
+    """R8: per map, player count and contract value band, does a contract sailed on the half-value route net more
+    than one on the full-value route? Routes are named by the map the games were played on (`routenames`)."""
     frame = route_table(contracts)
     if frame.empty or frame.full_route.nunique() < 2:
         return []
     out = []
-    for k in sorted(frame.players.unique()):
-        sel = frame[frame.players == k]
-        verdicts = []
-        for band in frame.band.cat.categories:
-            b = sel[sel.band == band]
-            africa, aden = b[~b.full_route].net, b[b.full_route].net
-            if min(len(africa), len(aden)) < MIN_PER_SIDE:
+    for name, on_map, g_map in per_map(frame, games):
+        half, full = kind_name(g_map, False), kind_name(g_map, True)
+        where = f", on {name}" if name else ""
+        for k in sorted(on_map.players.unique()):
+            sel = on_map[on_map.players == k]
+            verdicts = []
+            for band in frame.band.cat.categories:
+                b = sel[sel.band == band]
+                safe, risky = b[~b.full_route].net, b[b.full_route].net
+                if min(len(safe), len(risky)) < MIN_PER_SIDE:
+                    continue
+                d, lo, hi = difference_ci(safe, risky)
+                word = half if lo > 0 else full if hi < 0 else "either (no significant difference)"
+                verdicts.append(f"{band}: {word}, {d:+.1f} [{lo:+.1f}, {hi:+.1f}]")
+            if not verdicts:
                 continue
-            d, lo, hi = difference_ci(africa, aden)
-            word = "Africa" if lo > 0 else "Aden" if hi < 0 else "either (no significant difference)"
-            verdicts.append(f"{band}: {word}, {d:+.1f} [{lo:+.1f}, {hi:+.1f}]")
-        if not verdicts:
-            continue
-        routes = "; ".join(
-            f"{name}: {len(g)} contracts, {pct(g.fulfilled.mean())} fulfilled, {g.ransom.mean():.1f} ransom each, "
-            f"{g.net.mean():+.1f} net each" for name, g in sel.groupby("route_kind"))
-        out.append(f"**{k} players, net points of Africa minus Aden per sailed contract, by value** — "
-                   f"{'; '.join(verdicts)}. Behind it: {routes}.")
+            routes = "; ".join(
+                f"{kind_title(g_map, bool(kind))}: {len(g)} contracts, {pct(g.fulfilled.mean())} fulfilled, "
+                f"{g.ransom.mean():.1f} ransom each, {g.net.mean():+.1f} net each" for kind, g in sel.groupby("full_route"))
+            out.append(f"**{k} players{where}, net points of {half} minus {full} per sailed contract, by value** — "
+                       f"{'; '.join(verdicts)}. Behind it: {routes}.")
     if out:
         who = contracts[contracts.ships > 0].groupby("full_route").strategy.agg(lambda s: ", ".join(sorted(set(s))))
         if len(who) == 2 and who[True] != who[False]:
-            out.append(f"The routes were sailed by different strategies (Africa: {who[False]}; Aden: {who[True]}), "
-                       f"which also aim differently, so each difference is route and strategy together.")
+            out.append(f"The routes were sailed by different strategies ({kind_name(games, False)}: {who[False]}; "
+                       f"{kind_name(games, True)}: {who[True]}), which also aim differently, so each difference is "
+                       f"route and strategy together.")
     return out
 
 
@@ -334,19 +352,20 @@ def seats_answer(players, games) -> list[str]:
     return out
 
 
-def players_context(players, contracts) -> list[str]:
+def players_context(players, contracts, games=None) -> list[str]:
     """Who played: per strategy, contracts fulfilled, routes sailed, throws aground, points and ransom per game."""
     if players.empty:
         return []
     parts = []
+    full = kind_title(games, True)
     sailed = contracts[contracts.ships > 0] if not contracts.empty else contracts
     for name, rows in players.groupby("strategy"):
         taken, done = rows.taken.sum(), rows.fulfilled.sum()
         mine = sailed[sailed.strategy == name] if len(sailed) else sailed
-        aden = mine.full_route.mean() if len(mine) else math.nan
+        on_full = mine.full_route.mean() if len(mine) else math.nan
         aground = rows.groundings.sum() / rows.throws.sum() if rows.throws.sum() else math.nan
         parts.append(f"{name} fulfils {pct(done / taken if taken else math.nan)} of {int(taken)} contracts taken, "
-                     f"sails {pct(aden)} of them through Aden, runs aground on {pct(aground)} of throws, and "
+                     f"sails {pct(on_full)} of them via {full}, runs aground on {pct(aground)} of throws, and "
                      f"scores {rows.points.mean():+.1f} points a game after {rows.ransom.mean():.1f} ransom")
     return ["**Who played**: these answers describe the game as the built-in AI players play it. "
             + "; ".join(parts) + "."]

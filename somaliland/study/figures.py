@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from somaliland.study.routenames import kind_name, kind_title, per_map
 from somaliland.study.stats import mean_ci, wilson
 
 VALUE_BINS = (30, 40, 48, 56, 65)  # contract values (R3: 30..64) in four bands of about equal width
@@ -151,62 +152,77 @@ def route_value(contracts):
     frame["band"] = pd.cut(frame.value, VALUE_BINS, right=False,
                            labels=[f"{a}-{b - 1 if b < 65 else 64}" for a, b in zip(VALUE_BINS, VALUE_BINS[1:])])
     frame["net"] = frame.points - frame.ransom
-    frame["route_kind"] = np.where(frame.full_route, "Aden (full value)", "Africa (half value)")
     return frame
 
 
-def routes_by_value(contracts, path: Path) -> int:
-    """Expected net points of a contract taken, Africa against Aden, by contract value, per player count."""
+def _kind_colour(full: bool) -> str:
+    """Return the colour of a kind of route: the one `map show` gives the map's first route of that kind."""
+    from somaliland.map.render import FULL_ROUTE_COLOURS, HALF_ROUTE_COLOURS
+
+    return (FULL_ROUTE_COLOURS if full else HALF_ROUTE_COLOURS)[0]
+
+
+def routes_title(games) -> str:
+    """Return the routes figure's title: the half-value route against the full-value one, named by the map."""
+    return f"Routes: {kind_name(games, False)} vs {kind_name(games, True)}, expected points by contract value"
+
+
+def routes_by_value(contracts, games, path: Path) -> int:
+    """Expected net points of a contract taken, half- against full-value route, by contract value, per map and
+    player count (routes named by their map: `routenames`)."""
     if contracts.empty:
         return 0
     plt = _plt()
     frame = route_value(contracts)
-    counts = sorted(frame.players.unique())
-    fig, axes = plt.subplots(1, len(counts), figsize=(4.5 * len(counts), 4), sharey=True, squeeze=False)
-    for ax, k in zip(axes[0], counts):
-        for kind, group in frame[frame.players == k].groupby("route_kind"):
-            bands = list(frame.band.cat.categories)
+    bands = list(frame.band.cat.categories)
+    panels = [(name, k, rows[rows.players == k], g) for name, rows, g in per_map(frame, games)
+              for k in sorted(rows.players.unique())]
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.5 * len(panels), 4), sharey=True, squeeze=False)
+    for ax, (name, k, rows, g) in zip(axes[0], panels):
+        for full, group in rows.groupby("full_route"):
             stats = [mean_ci(group[group.band == b].net) for b in bands]
             ax.errorbar(range(len(bands)), [s[0] for s in stats], yerr=_errors(stats), marker="o", capsize=3,
-                        label=f"{kind} ({len(group)} contracts)")
-            ax.set_xticks(range(len(bands)), bands)
+                        color=_kind_colour(bool(full)), label=f"{kind_title(g, bool(full))} ({len(group)} contracts)")
+        ax.set_xticks(range(len(bands)), bands)
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_xlabel("contract value")
-        ax.set_title(f"{k} players - n = {_games(frame[frame.players == k])} games", fontsize=9)
+        ax.set_title(f"{f'{name}, ' if name else ''}{k} players - n = {_games(rows)} games", fontsize=9)
         ax.legend(fontsize=7)
     axes[0][0].set_ylabel("net points per contract taken (95% CI)")
-    fig.suptitle("Africa vs Aden: points scored minus ransoms paid, per contract", fontsize=10)
+    fig.suptitle(_wrap(f"{kind_name(games, False)} vs {kind_name(games, True)}: points scored minus ransoms paid, "
+                       f"per contract", 55 * len(panels)), fontsize=10)
     _save(fig, path)
     return _games(frame)
 
 
-def captures_by_position(captures, path: Path, games: int) -> int:
-    """Where along their route ships are captured, and what ransom that costs."""
+def captures_by_position(captures, games, path: Path) -> int:
+    """Where along their route ships are captured, and what ransom that costs (routes named by their map)."""
     if captures.empty:
         return 0
     plt = _plt()
     bins = np.linspace(0, 1, 11)
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    for kind, group in captures.groupby("full_route"):
-        label = "Aden route" if kind else "Africa route"
+    for full, group in captures.groupby("full_route"):
+        label = kind_title(games, bool(full))
         left.hist(group.progress.dropna().clip(0, 1), bins=bins, histtype="step", linewidth=1.5,
-                  label=f"{label} ({len(group)} captures)")
+                  color=_kind_colour(bool(full)), label=f"{label} ({len(group)} captures)")
         centres, stats = [], []
         for lo, hi in zip(bins, bins[1:]):
             sel = group[(group.progress >= lo) & (group.progress < hi)]
             if len(sel):
                 centres.append((lo + hi) / 2)
                 stats.append(mean_ci(sel.ransom))
-        right.errorbar(centres, [s[0] for s in stats], yerr=_errors(stats), marker="o", capsize=3, label=label)
+        right.errorbar(centres, [s[0] for s in stats], yerr=_errors(stats), marker="o", capsize=3,
+                       color=_kind_colour(bool(full)), label=label)
     left.set_xlabel("progress along the route at capture (0 start, 1 end)")
     left.set_ylabel("captures")
     left.legend(fontsize=8)
     right.set_xlabel("progress along the route at capture")
     right.set_ylabel("ransom per capture (95% CI)")
     right.legend(fontsize=8)
-    fig.suptitle(f"Capture and ransom economics by route position - n = {games} games", fontsize=10)
+    fig.suptitle(f"Capture and ransom economics by route position - n = {len(games)} games", fontsize=10)
     _save(fig, path)
-    return games
+    return len(games)
 
 
 def accidents(players, path: Path) -> int:

@@ -45,11 +45,11 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
         draw(f"Win rate against seat {seat}'s throw skill", f"skill_seat{seat}", figures.win_rate_by_skill,
              players, column, seat)
     draw("Score distributions by strategy", "scores_by_strategy", figures.scores_by_strategy, players)
-    draw("Africa vs Aden: expected points by contract value", "routes_by_value", figures.routes_by_value,
-         t["contracts"], note="Net points = points scored by the contract minus the ransoms its ships paid; a "
-                              "contract that fails scores 0.")
-    draw("Capture and ransom economics by route position", "captures_by_position",
-         lambda c, p: figures.captures_by_position(c, p, len(games)), t["captures"])
+    draw(figures.routes_title(games), "routes_by_value", figures.routes_by_value, t["contracts"], games,
+         note="Net points = points scored by the contract minus the ransoms its ships paid; a contract that fails "
+              "scores 0. Routes are named by the map the games were played on.")
+    draw("Capture and ransom economics by route position", "captures_by_position", figures.captures_by_position,
+         t["captures"], games)
     draw("Sinkings and groundings", "accidents", figures.accidents, players)
     draw("Game length in throws", "game_length", figures.game_length, games)
 

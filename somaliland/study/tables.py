@@ -5,6 +5,7 @@ Pure functions of the record's events and the map; the study runner adds the cel
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -104,12 +105,13 @@ def game_tables(events: list[dict[str, Any]], world: Map) -> dict[str, list[dict
     game = {"players": players, "throws": throws, "first_player": first, "winners": ",".join(map(str, winners)),
             "n_winners": len(winners), "lead_changes": changes,
             "lead_change": changes / (len(leaders) - 1) if len(leaders) > 1 else float("nan"),
-            "spread": points[0] - points[-1], "margin": points[0] - points[1] if len(points) > 1 else 0.0}
+            "spread": points[0] - points[-1], "margin": points[0] - points[1] if len(points) > 1 else 0.0,
+            "routes": json.dumps(head["map"].get("routes", []))}  # what reports call them (study/routenames.py)
     return {"players": player_rows, "contracts": list(contracts.values()), "captures": captures, "games": [game]}
 
 
 def _route_kind(route: str, world: Map) -> str:
-    """Return 'full' for a full-value route (through the Gulf of Aden), 'half' for the safe one (R8)."""
+    """Return 'full' for a full-value route, 'half' for a half-value one (R8)."""
     return "full" if world.route(route).full_value else "half"
 
 
