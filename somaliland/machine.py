@@ -32,7 +32,7 @@ def _fingerprint() -> tuple[tuple[str, str], ...]:
         "arch": platform.machine(),
         "simd": _simd_level(features),
         "libm": _libm_variant(features),
-        "libc": " ".join(platform.libc_ver()) or "unknown",
+        "libc": " ".join(filter(None, platform.libc_ver())) or "unknown",
         "python": platform.python_version(),
         **{name: _version(name) for name in PACKAGES},
     }.items())

@@ -76,10 +76,10 @@ def played_in_a_fresh_process(game: tuple[int, str, int], env: dict[str, str] | 
 @pytest.mark.parametrize("game", GAMES)
 def test_fixed_games_play_as_pinned_on_this_kind_of_machine(roller, game):
     here = describe(fingerprint())
+    found = played(game, roller)
     if here not in PINNED:
         pytest.skip(f"no digests pinned for this machine, {here}: physics results can differ in the last bits "
-                    f"between machines (pinned: {'; '.join(PINNED)})")
-    found = played(game, roller)
+                    f"between machines (pinned: {'; '.join(PINNED)}); here it plays {game} as {found}")
     assert found == PINNED[here][game], (
         f"this code plays {game} as {found} on {here}, not as pinned: if that is intended, re-run the studies "
         f"(experiments/README.md) and pin the new digests")
