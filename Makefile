@@ -6,10 +6,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test setup clean xvfb
 
-$(STAMP): pyproject.toml
+# constraints.txt pins every package to the versions the results were pinned with (README, Determinism).
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	touch $(STAMP)
 
 # The GUI replay tests need an X server: install Xvfb when it is missing and we may (root with apt-get);

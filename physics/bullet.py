@@ -28,7 +28,8 @@ def push_face_up(orientation: Quaternion, heading: float, quarters: int) -> int:
     if quarters % 2 == 0:
         return face_up(q) if quarters % 4 == 0 else face_down(q)
     ahead = np.array([math.cos(heading), math.sin(heading), 0.0])
-    behind, ahead_face = int(np.argmin(normals @ ahead)), int(np.argmax(normals @ ahead))
+    along = portable.dot(normals, ahead)
+    behind, ahead_face = int(np.argmin(along)), int(np.argmax(along))
     return behind if quarters % 4 == 1 else ahead_face
 
 
@@ -62,6 +63,7 @@ with _quiet_stdout():
     import pybullet
     from pybullet_utils import bullet_client
 
+from physics import portable
 from physics.board import Board, prism_mesh
 from physics.dice import (
     DieSpec,
@@ -95,8 +97,9 @@ def critical_tip_rate(spec: DieSpec, orientation: Quaternion, heading: float) ->
     Energy: 1/2 I_edge w^2 = m g (|r| - h), r from the pivot edge to the centre, h the centre's height.
     """
     r, axis = _pivot_arm(spec, orientation, heading)
-    inertia = _inertia_about(spec, orientation, axis) + spec.mass * float(np.dot(r, r) - np.dot(r, axis) ** 2)
-    rise = float(np.linalg.norm(r)) - float(r[2])
+    arm2 = float(portable.dot(r, r) - portable.dot(r, axis) ** 2)  # squared distance of the centre from the axis
+    inertia = _inertia_about(spec, orientation, axis) + spec.mass * arm2
+    rise = portable.norm(r) - float(r[2])
     return math.sqrt(2 * spec.mass * GRAVITY * rise / inertia)
 
 
@@ -105,8 +108,8 @@ def _pivot_arm(spec: DieSpec, orientation: Quaternion, heading: float) -> tuple[
     rot = rotation_matrix(orientation)
     half = np.array(spec.half_extents)
     ahead = np.array([math.cos(heading), math.sin(heading), 0.0])
-    forward = float(np.abs(ahead @ rot) @ half)
-    up = float(np.abs(rot[2, :]) @ half)
+    forward = float(portable.dot(np.abs(portable.matvec(rot.T, ahead)), half))
+    up = float(portable.dot(np.abs(rot[2, :]), half))
     return np.array([0.0, 0.0, up]) - forward * ahead, np.cross([0.0, 0.0, 1.0], ahead)
 
 
@@ -115,7 +118,8 @@ def _inertia_about(spec: DieSpec, orientation: Quaternion, axis: np.ndarray) -> 
     x, y, z = spec.size
     body = spec.mass / 12 * np.diag([y * y + z * z, x * x + z * z, x * x + y * y])
     rot = rotation_matrix(orientation)
-    return float(axis @ rot @ body @ rot.T @ axis)
+    local = portable.matvec(rot.T, axis)
+    return float(portable.dot(local, portable.matvec(body, local)))
 
 
 def push_velocities(spec: DieSpec, orientation: Quaternion, heading: float,
@@ -132,7 +136,7 @@ def push_orientation(orientation: Quaternion, heading: float) -> Quaternion:
     normals = world_face_normals(flat)
     horizontal = [i for i in range(6) if abs(normals[i, 2]) < 0.5]
     ahead = np.array([math.cos(heading), math.sin(heading), 0.0])
-    best = max(horizontal, key=lambda i: float(normals[i] @ ahead))
+    best = max(horizontal, key=lambda i: float(portable.dot(normals[i], ahead)))
     yaw = heading - math.atan2(normals[best, 1], normals[best, 0])
     return quaternion_product((0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2)), flat)
 
@@ -380,7 +384,7 @@ class _Roll:
             v, w = push_velocities(die.spec, q, t.heading, self.s.push_overdrive)
         uid = self._add(0, (x, y, z), q, asleep=False)
         self.p.resetBaseVelocity(uid, v.tolist(), w.tolist())
-        self.speed[0], self.spin[0] = float(np.linalg.norm(v)), float(np.linalg.norm(w))
+        self.speed[0], self.spin[0] = portable.norm(v), portable.norm(w)
         self.pushes_left = max(0, t.style.pushes - 1)
 
     def _push_again(self) -> None:

@@ -13,6 +13,7 @@ from functools import cache
 import numpy as np
 from scipy.spatial.transform import Rotation
 
+from physics import portable
 from physics.errors import PhysicsInputError, check_finite, check_vector
 
 FACE_AXES = np.array(
@@ -71,7 +72,7 @@ def rotation_matrix(orientation: Quaternion) -> np.ndarray:
 
 def world_face_normals(orientation: Quaternion) -> np.ndarray:
     """Return the six outward face normals in world coordinates (rows in face order)."""
-    return FACE_AXES @ rotation_matrix(orientation).T
+    return portable.matvec(rotation_matrix(orientation), FACE_AXES)
 
 
 def face_up(orientation: Quaternion) -> int:
@@ -92,7 +93,7 @@ def tilt_deg(orientation: Quaternion) -> float:
 
 def lowest_point_offset(spec: DieSpec, orientation: Quaternion) -> float:
     """Return how far the die's lowest corner lies below its centre."""
-    return float(np.abs(rotation_matrix(orientation)[2, :]) @ np.array(spec.half_extents))
+    return float(portable.dot(np.abs(rotation_matrix(orientation)[2, :]), np.array(spec.half_extents)))
 
 
 @cache
@@ -117,7 +118,10 @@ def resting_orientation(face_up_index: int, yaw: float = 0.0) -> Quaternion:
 
 def square_up(orientation: Quaternion) -> Quaternion:
     """Return the nearest orientation that rests flat on a face (the smallest rotation that does it)."""
-    rot = Rotation.from_quat(orientation)
-    down = rot.apply(FACE_AXES[face_down(orientation)])
-    fix, _ = Rotation.align_vectors([[0, 0, -1]], [down])
-    return tuple(float(c) for c in (fix * rot).as_quat())  # type: ignore[return-value]
+    dx, dy, dz = (float(c) for c in world_face_normals(orientation)[face_down(orientation)])
+    # the shortest arc from the down face's normal d to -z: axis d x (-z), quaternion (d x (-z), 1 + d . (-z));
+    # 1 - dz >= 1 since the lowest face's normal never points up
+    fix = (-dy, dx, 0.0, 1.0 - dz)
+    x, y, z, w = quaternion_product(fix, orientation)
+    length = math.sqrt(x * x + y * y + z * z + w * w)
+    return (x / length, y / length, z / length, w / length)

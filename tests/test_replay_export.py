@@ -153,17 +153,35 @@ def test_check_re_simulates_each_throw_to_its_recorded_rest(record, tmp_path, ca
     assert f"Checked {throws} throws by re-simulating: each came to rest where the record says" in out
 
 
-def test_check_names_a_throw_whose_recorded_hand_was_edited(record, tmp_path, capsys):
+def check_with_an_edited_hand(record, tmp_path, machine=None):
+    """Re-simulate round 1 with its first throw's hand edited (and the header's machine); return its index, event."""
     events = lines(record)
+    if machine is not None:
+        events[0]["machine"] = machine
     k = next(i for i, e in enumerate(events) if e["kind"] == "throw" and e["round"] == 1)
     events[k]["actual"]["speed"] *= 1.2
     edited = tmp_path / "edited.jsonl"
     edited.write_text("".join(json.dumps(e) + "\n" for e in events))
     assert main(["replay", str(edited), "--round", "1", "--turn", str(events[k]["turn"]), "--check",
                  "-o", str(tmp_path / "x.png")]) == 0
+    return k, events[k]
+
+
+def test_check_names_a_throw_whose_recorded_hand_was_edited(record, tmp_path, capsys):
+    k, event = check_with_an_edited_hand(record, tmp_path)
     captured = capsys.readouterr()
-    assert f"edited.jsonl, line {k + 1}: re-simulated, {events[k]['ship']} comes to rest" in captured.err
+    assert f"edited.jsonl, line {k + 1}: re-simulated, {event['ship']} comes to rest" in captured.err
     assert "1 came to rest elsewhere than recorded" in captured.out
+    assert "recorded on" not in captured.err  # the same kind of machine: no excuse
+
+
+def test_check_says_when_a_throw_parts_on_another_kind_of_machine(record, tmp_path, capsys):
+    from somaliland.machine import describe, fingerprint
+
+    other = {**fingerprint(), "cpu": "Some Other CPU"}
+    check_with_an_edited_hand(record, tmp_path, other)
+    assert (f"note: recorded on {describe(other)}, replayed on {describe(fingerprint())}: physics results can "
+            f"differ in the last bits between these machines (they differ in cpu)") in capsys.readouterr().err
 
 
 def test_check_gives_a_record_without_paths_its_paths_back(record, tmp_path):

@@ -93,15 +93,15 @@ def test_replay_one_game_matches_the_stored_result(finished, tmp_path):
     assert head["seed"] == game_seed(20261122, 1, 2)
 
 
-def test_a_replay_that_differs_says_whether_another_simulator_version_played_it(finished, tmp_path, capsys):
+def replay_edited(out, tmp_path, games_change):
+    """Replay game 1 of cell 0 from a copy of the results whose stored points (and given games columns) differ."""
     import shutil
 
     import pandas as pd
 
-    _, out, _ = finished
     copy = tmp_path / "out"
     shutil.copytree(out, copy)
-    for table, change in (("players", {"points": 999.0}), ("games", {"code": "0123456789ab"})):
+    for table, change in (("players", {"points": 999.0}), ("games", games_change)):
         for part in (copy / table).glob("*.parquet"):
             frame = pd.read_parquet(part)
             mine = (frame.cell == 0) & (frame.game == 1)
@@ -109,10 +109,27 @@ def test_a_replay_that_differs_says_whether_another_simulator_version_played_it(
                 frame.loc[mine, column] = value
             frame.to_parquet(part, index=False)
     env = {"PYTHONPATH": str(ROOT / "tests"), "PATH": ""}
-    args = [sys.executable, "-m", "somaliland.cli.main", "study", "replay", str(copy), "--cell", "0", "--game"]
-    proc = subprocess.run(args + ["1"], capture_output=True, text=True, cwd=ROOT, env=env)
+    args = [sys.executable, "-m", "somaliland.cli.main", "study", "replay", str(copy), "--cell", "0", "--game", "1"]
+    proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env)
     assert proc.returncode == 1 and "DIFFERS" in proc.stdout
-    assert "played by simulator source 0123456789ab" in proc.stderr
+    return proc.stderr
+
+
+def test_a_replay_that_differs_says_whether_another_simulator_version_played_it(finished, tmp_path):
+    _, out, _ = finished
+    assert "played by simulator source 0123456789ab" in replay_edited(out, tmp_path, {"code": "0123456789ab"})
+
+
+def test_a_replay_that_differs_says_whether_another_machine_played_it(finished, tmp_path):
+    from somaliland.machine import describe, fingerprint
+
+    _, out, _ = finished
+    games = read_table(out, "games")
+    assert set(games.machine) == {describe(fingerprint())}
+    other = describe({**fingerprint(), "cpu": "Some Other CPU"})
+    said = replay_edited(out, tmp_path / "other", {"machine": other})
+    assert f"recorded on {other}, replayed on {describe(fingerprint())}: physics results can differ" in said
+    assert "a reproducibility bug" in replay_edited(out, tmp_path / "same", {})
 
 
 def test_a_physics_sweep_plays_each_cell_at_its_setting_and_replays_it(tmp_path):

@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.record} has no throws to replay")
     steps = story.select(args.round, args.turn)
     if args.check:
+        from somaliland.machine import parting_note
         from somaliland.replay.resim import resimulate
 
         story, problems = resimulate(story, steps)
@@ -79,6 +80,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"Checked {throws} throw{'s' * (throws != 1)} by re-simulating: "
               + (f"{len(problems)} came to rest elsewhere than recorded" if problems
                  else "each came to rest where the record says"))
+        machine = story.header.get("machine")
+        note = parting_note(machine if isinstance(machine, dict) else None) if problems else None
+        if note is not None:
+            print(f"somaliland replay: note: {note}", file=sys.stderr)
     if args.top_down is not None:
         from somaliland.replay.topdown import draw_round
 

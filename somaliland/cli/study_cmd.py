@@ -157,7 +157,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def _version_hint(results: Path, cell: int, game: int) -> str:
-    """Say whether the stored game was played by another version of the simulator's source than this one."""
+    """Say why the stored game may replay differently: another simulator source, or another machine."""
+    from somaliland.machine import parting_note
     from somaliland.study import read_table
     from somaliland.study.worker import code_version
 
@@ -169,5 +170,9 @@ def _version_hint(results: Path, cell: int, game: int) -> str:
         return (f"note: this game was played by simulator source {stored}, and this is {here}: a changed simulator "
                 f"plays the same seed differently. Replay it with the version that played it (the study's README "
                 f"names the commit).")
-    return (f"note: the same simulator source ({here}) played it and gives a different result: a reproducibility "
-            f"bug; please report it with the study folder and this command.")
+    machine = row.machine.iloc[0] if len(row) and "machine" in row else None
+    note = parting_note(machine if isinstance(machine, str) else None)
+    if note is not None:
+        return f"note: the same simulator source ({here}) played it; {note}."
+    return (f"note: the same simulator source ({here}) on the same kind of machine played it and gives a different "
+            f"result: a reproducibility bug; please report it with the study folder and this command.")

@@ -20,6 +20,7 @@ from physics import Roller, SimSettings
 from somaliland import __version__
 from somaliland.engine.encode import plan_json, plain, roll_json, rules_json, throw_json
 from somaliland.engine.setup import GameSetup
+from somaliland.machine import fingerprint
 from somaliland.map.model import Map
 from somaliland.players.hand import execute
 from somaliland.players.policy import Policy, Table
@@ -92,7 +93,7 @@ class _Game:
                   seats=[{"seat": i, "colour": COLOURS[i], "strategy": seat.strategy,
                           "skill": {"heading_sd_deg": seat.skill.heading_sd_deg, "speed_sd": seat.skill.speed_sd},
                           "params": dict(seat.params)} for i, seat in enumerate(s.seats)],
-                  first_player=self.state.first_player, record_paths=s.record_paths)
+                  first_player=self.state.first_player, record_paths=s.record_paths, machine=fingerprint())
 
     def table(self, seat: int) -> Table:
         return Table(self.state, self.world, self.config, seat)

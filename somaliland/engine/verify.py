@@ -13,6 +13,7 @@ from somaliland.engine.encode import BEFORE_OPTIONS, rules_from_json
 from somaliland.engine.loop import PolicyFactory, default_factory, play_game
 from somaliland.engine.record import RecordError, dumps, read_record
 from somaliland.engine.setup import GameSetup, Seat
+from somaliland.machine import parting_note
 from somaliland.players.hand import ThrowSkill
 
 
@@ -101,26 +102,33 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
         if count == 0:  # a header older than some options: the re-run played them as the code before them
             simulated["rules"] = {k: v for k, v in simulated["rules"].items()
                                   if k in head["rules"] or k not in BEFORE_OPTIONS}
+        if count == 0 and recorded is not None:  # the machine that replays it need not be the one that played it
+            recorded, simulated = _unmachined(recorded), _unmachined(simulated)
         if recorded != simulated:
             raise _Parted(count, recorded, simulated)
         count += 1
 
+    def parted(message: str) -> Verdict:
+        note = parting_note(head.get("machine"))
+        return Verdict(False, count, message if note is None else f"{message}; {note}", tuple(warnings))
+
     with make_roller(settings) as roller:
         try:
             play_game(setup, world, roller, factory, sink=compare)
-        except _Parted as parted:
-            line = parted.index + 1
-            if parted.recorded is None:
-                return Verdict(False, count, f"the re-run goes on after the record's last line ({line - 1})",
-                               tuple(warnings))
-            where = first_difference(parted.recorded, parted.simulated)
-            return Verdict(False, count, f"line {line} ({parted.recorded['kind']}) differs at {where}: recorded "
-                           f"{_at(parted.recorded, where)!r}, re-simulated {_at(parted.simulated, where)!r}",
-                           tuple(warnings))
+        except _Parted as part:
+            line = part.index + 1
+            if part.recorded is None:
+                return parted(f"the re-run goes on after the record's last line ({line - 1})")
+            where = first_difference(part.recorded, part.simulated)
+            return parted(f"line {line} ({part.recorded['kind']}) differs at {where}: recorded "
+                          f"{_at(part.recorded, where)!r}, re-simulated {_at(part.simulated, where)!r}")
     if count != len(events):
-        return Verdict(False, count, f"the re-run ended at line {count}, the record has {len(events)} lines",
-                       tuple(warnings))
+        return parted(f"the re-run ended at line {count}, the record has {len(events)} lines")
     return Verdict(True, count, f"OK: {count} lines re-simulated identically", tuple(warnings))
+
+
+def _unmachined(header: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in header.items() if key != "machine"}
 
 
 def _at(data: Any, where: str | None) -> Any:

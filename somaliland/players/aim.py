@@ -21,7 +21,7 @@ import numpy as np
 import shapely
 from shapely.ops import polylabel
 
-from physics import Style, Throw
+from physics import Style, Throw, portable
 from somaliland.players.calibration import ThrowModel, push_throw, roll_throw
 from somaliland.players.hazards import AimWeights, Surroundings, points_at, score_landings, surroundings
 from somaliland.players.policy import Table
@@ -116,7 +116,7 @@ def candidates(table: Table, ship_id: str, s: Surroundings, model: ThrowModel) -
     size = table.config.die_size
     offsets = targets(s, model, size) - np.asarray(s.origin)
     dists = np.linalg.norm(offsets, axis=1)
-    headings = _launch_heading(table, ship_id, np.arctan2(offsets[:, 1], offsets[:, 0]))
+    headings = _launch_heading(table, ship_id, portable.atan2(offsets[:, 1], offsets[:, 0]))
     found: dict[tuple, Candidate] = {}
     for dist, heading in zip(dists.tolist(), headings.tolist()):
         if 1e-6 < dist <= model.half + 2 * size:
@@ -145,7 +145,7 @@ def landings(made: list[Candidate], origin: tuple[float, float], model: ThrowMod
     h_sd = np.hypot(spread.heading_sd, across / np.maximum(dist, 1e-6))
     v_sd = np.where(roll, np.hypot(spread.speed_sd, along / np.maximum(2 * dist, 1e-6)), 0.0)
     speed = np.interp(dist, model.reach, model.speeds)
-    factor = np.exp(v_sd * GRID_SPEED[None, :] - v_sd ** 2 / 2)
+    factor = portable.exp(v_sd * GRID_SPEED[None, :] - v_sd ** 2 / 2)
     reach = np.where(roll, model.reach_at(speed * factor), dist)
     h = heading + h_sd * GRID_HEADING[None, :]
     return np.stack([origin[0] + reach * np.cos(h), origin[1] + reach * np.sin(h)], axis=-1)
@@ -168,7 +168,7 @@ def rank(table: Table, ship_id: str, s: Surroundings, model: ThrowModel, spread:
     """Return the candidate throws for a ship with their expected worth, best first (ties keep their order)."""
     made = candidates(table, ship_id, s, model)
     points = landings(made, s.origin, model, spread)
-    worth = score_landings(s, points.reshape(-1, 2), weights).reshape(len(made), -1) @ GRID_WEIGHTS
+    worth = portable.dot(score_landings(s, points.reshape(-1, 2), weights).reshape(len(made), -1), GRID_WEIGHTS)
     values = worth.tolist()
     order = sorted(range(len(made)), key=lambda i: (-values[i], i))
     return [Candidate(made[i].style, made[i].heading, made[i].distance, values[i]) for i in order]

@@ -20,6 +20,7 @@ from shapely import LineString
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import substring
 
+from physics import portable
 from somaliland.map.model import Direction, Route
 from somaliland.players.policy import Table
 from somaliland.rules.moves import moves_left, start_pose
@@ -135,7 +136,7 @@ def arrival_chance(remaining: np.ndarray, moves: np.ndarray, w: AimWeights) -> n
     """
     approach = np.maximum(np.maximum(remaining, 0.0) / w.stride - 1.0, 0.0)
     attempts = moves - approach
-    chance = 1.0 - (1.0 - w.hit) ** np.maximum(attempts, 0.0)
+    chance = 1.0 - portable.exp(np.maximum(attempts, 0.0) * math.log1p(-w.hit))  # 1 - (1 - hit)**attempts
     return np.where(remaining <= 0, 1.0, chance)
 
 

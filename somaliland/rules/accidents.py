@@ -12,7 +12,7 @@ import numpy as np
 from shapely import MultiPoint, Point, Polygon, box
 from shapely.ops import nearest_points
 
-from physics import Pose, RollResult, TipOver
+from physics import Pose, RollResult, TipOver, portable
 from physics.dice import FACE_AXES, face_down, rotation_matrix
 from somaliland.map.model import Map
 from somaliland.rules.config import RulesConfig
@@ -23,13 +23,13 @@ CORNERS = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)
 def bottom_face_centre(pose: Pose, size: float) -> tuple[float, float]:
     """Return the board-plane point under the centre of the die's bottom face (D11)."""
     rot = rotation_matrix(pose.orientation)
-    centre = np.array(pose.position) + rot @ (FACE_AXES[face_down(pose.orientation)] * size / 2)
+    centre = np.array(pose.position) + portable.matvec(rot, FACE_AXES[face_down(pose.orientation)] * size / 2)
     return float(centre[0]), float(centre[1])
 
 
 def footprint(pose: Pose, size: float) -> Polygon:
     """Return the die's shadow on the board plane: the hull of its eight corners seen from above (D11, R20)."""
-    corners = np.array(pose.position) + (rotation_matrix(pose.orientation) @ (CORNERS * size / 2).T).T
+    corners = np.array(pose.position) + portable.matvec(rotation_matrix(pose.orientation), CORNERS * size / 2)
     return MultiPoint([tuple(c[:2]) for c in corners]).convex_hull
 
 

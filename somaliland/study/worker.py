@@ -19,6 +19,7 @@ from typing import Any
 
 from physics import SimSettings
 from somaliland.engine.setup import GameSetup
+from somaliland.machine import describe, fingerprint
 
 _LOCAL = threading.local()
 
@@ -76,7 +77,8 @@ def play_task(task: GameTask) -> GameOutcome:
         result = play_game(task.setup, world, _roller(task.physics), policy_factory(task.factory))
         tables = game_tables(result.events, world)
         cpu = time.process_time() - t0
-        tables["games"][0].update(status="ok", cpu_s=cpu, worker=worker, code=code_version())
+        tables["games"][0].update(status="ok", cpu_s=cpu, worker=worker, code=code_version(),
+                                  machine=describe(fingerprint()))
         for row in tables["players"]:
             row["skill"] = task.skills[row["seat"]]
         for name, rows in tables.items():
