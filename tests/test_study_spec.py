@@ -38,7 +38,7 @@ def error_of(text: str) -> str:
      "study.toml: sweep[1] cell 2 (seats.skill=-1): seats.skill: expected a throw skill"),
     ("[sweep]\nmap = [\"nowhere.toml\"]\n", "study.toml: sweep cell 0 (map='nowhere.toml'): map: expected an existing"),
     ("policy_factory = \"nocolon\"\n", "study.toml: policy_factory: expected 'module:function'"),
-    ("[rules\n", "study.toml: line 1, column 7: expected valid TOML, found \"Expected ']' at the end"),
+    ("[rules\n", "study.toml: line 4, column 7: expected valid TOML, found \"Expected ']' at the end"),
     ("[physics]\nrate = 480\n", "study.toml: physics.rate: expected a known key (rate_hz, sample_hz"),
     ("[physics]\nrate_hz = 480.5\n", "study.toml: physics.rate_hz: expected an integer, found 480.5"),
     ("[physics]\nmax_time = \"5\"\n", "study.toml: physics.max_time: expected a number, found '5'"),

@@ -116,10 +116,15 @@ def _say(text: str) -> None:
 
 def run_report(args: argparse.Namespace) -> int:
     """Write the report."""
+    from somaliland.study import StudyError
     from somaliland.study.report import write_report
 
     output = args.output or args.results / "report.md"
-    figures = write_report(args.results, output, title=args.title)
+    try:
+        figures = write_report(args.results, output, title=args.title)
+    except OSError as error:  # the report or a figure cannot be written there
+        raise StudyError(str(error.filename or output), "(write)", "a writable report file and figures folder",
+                         error.strerror or str(error)) from None
     print(f"report: {output} ({len(figures)} figures)")
     return 0
 

@@ -86,7 +86,7 @@ def tasks(study: Study, done: set[tuple[int, int]] = frozenset()) -> Iterator[Ga
 def run_study(study: Study, study_text: str, out: str | Path, make_executor: ExecutorFactory, workers: int,
               progress: bool = True, chunk_games: int = 100, max_attempts: int = 3,
               on_game: Callable[[GameOutcome], None] | None = None,
-              cluster_threads: Callable[[], int] | None = None, worker_wait_s: float = 120.0,
+              cluster_threads: Callable[[], int | None] | None = None, worker_wait_s: float = 120.0,
               say: Callable[[str], None] | None = None) -> RunSummary:
     """Play every game of a study not yet in `out`, on executors `make_executor` returns.
 
@@ -207,6 +207,7 @@ class _ClusterWatch:
         self.threads, self.wait_s, self.note = threads, wait_s, note
         self.last = threads() or 0
         self.empty_since: float | None = None
+        self.looked = time.monotonic()
 
     def check(self, waiting: int) -> None:
         """Look at the cluster once; `waiting` is the number of games not yet finished.
@@ -214,6 +215,9 @@ class _ClusterWatch:
         Raises:
             StudyError: the scheduler no longer answers, or there has been no worker for `wait_s` seconds.
         """
+        if time.monotonic() - self.looked < WATCH_S:  # one question to the scheduler a second is plenty
+            return
+        self.looked = time.monotonic()
         now = self.threads()
         if now is None:
             raise StudyError("--cluster", "scheduler", "a Dask scheduler that answers", "no answer any more",

@@ -7,7 +7,7 @@ Layout of DIR:
                                 Parquet files' sha256 and size (marks written before the digests lack them)
     players/ contracts/ captures/ games/ errors/   part-NNNNNN.parquet, one per chunk that has rows
     .staging/                   files being written; renamed into place when closed
-    .lock                       held (flock) by the one `study run` writing the folder
+    .lock                       locked (lockf) by the one `study run` writing the folder
     damaged/NNNNNN/             chunks a run found damaged and set aside (their games were played again)
 
 A chunk's Parquet files are written under .staging and renamed into their table folders, then its mark
@@ -80,6 +80,8 @@ class ResultStore:
                 damaged and cannot be matched to this study, another run is writing it, or it cannot be written.
         """
         out = Path(out)
+        if out.exists() and not out.is_dir():
+            raise StudyError(str(out), "--out", "a results folder", "a file")
         store = cls(out, chunk_games)
         try:
             out.mkdir(parents=True, exist_ok=True)
@@ -100,9 +102,9 @@ class ResultStore:
 
     def _lock(self) -> None:
         self.lock = open(self.out / ".lock", "a+")
-        try:
-            fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        try:  # a POSIX lock, which the pool's forked workers do not inherit (a flock they would, and outlive us)
+            fcntl.lockf(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
             self.lock.close()
             self.lock = None
             raise StudyError(str(self.out), "(folder)", "a results folder no other `study run` is writing",
@@ -111,7 +113,7 @@ class ResultStore:
 
     def _unlock(self) -> None:
         if self.lock is not None:
-            self.lock.close()  # closing the file releases the flock
+            self.lock.close()  # closing the file releases the lock
             self.lock = None
 
     def _adopt(self, study: Study) -> None:
