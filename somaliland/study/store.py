@@ -15,8 +15,9 @@ is written the same way, then the journal is emptied. A game is done when a mark
 holds it. Opening the folder (every run does) removes what an interrupted chunk left behind, sets aside
 a chunk whose mark or files are damaged (a truncated copy, a full disk, an edit), cuts a torn last journal
 line, and turns journal lines into a chunk, skipping games already marked, so SIGKILL at any moment loses
-only the games in flight and never duplicates one. Readers (`read_table`, reports) refuse a damaged folder
-with a message naming the file and the repair, and count the games still in the journal.
+only the games in flight and never duplicates one. Readers (`read_table`, reports) refuse a folder whose
+marks do not read or whose Parquet files are missing or do not read, naming the file and the repair (a run
+also checks each file's size and sha256), and count the games still in the journal.
 """
 
 from __future__ import annotations
@@ -415,8 +416,10 @@ def _outcome(row: Any) -> GameOutcome:
     if not isinstance(row, dict):
         raise ValueError("not an object")
     outcome = GameOutcome(**row)
+    tables = outcome.tables
     if not (type(outcome.cell) is int and type(outcome.game) is int and isinstance(outcome.ok, bool)
-            and isinstance(outcome.tables, dict)):
+            and isinstance(tables, dict) and all(isinstance(rows, list) and all(isinstance(r, dict) for r in rows)
+                                                 for rows in tables.values())):
         raise ValueError("cell, game, ok or tables of the wrong type")
     return outcome
 
