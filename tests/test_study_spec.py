@@ -38,7 +38,7 @@ def error_of(text: str) -> str:
      "study.toml: sweep[1] cell 2 (seats.skill=-1): seats.skill: expected a throw skill"),
     ("[sweep]\nmap = [\"nowhere.toml\"]\n", "study.toml: sweep cell 0 (map='nowhere.toml'): map: expected an existing"),
     ("policy_factory = \"nocolon\"\n", "study.toml: policy_factory: expected 'module:function'"),
-    ("[rules\n", "study.toml: (syntax): expected valid TOML"),
+    ("[rules\n", "study.toml: line 4, column 7: expected valid TOML, found \"Expected ']' at the end"),
     ("[physics]\nrate = 480\n", "study.toml: physics.rate: expected a known key (rate_hz, sample_hz"),
     ("[physics]\nrate_hz = 480.5\n", "study.toml: physics.rate_hz: expected an integer, found 480.5"),
     ("[physics]\nmax_time = \"5\"\n", "study.toml: physics.max_time: expected a number, found '5'"),
@@ -74,11 +74,11 @@ def test_grids_multiply_and_sweeps_join():
 
 def test_seats_cycle_lists_and_take_overrides():
     study = parse('[rules]\nplayers = 4\n[seats]\nstrategy = ["bold", "ev"]\nskill = 0.5\n'
-                  '[seats.params]\ndepth = 2\n[seat.2]\nskill = 0.9\n[seat.2.params]\nwidth = 3\n')
+                  '[seats.params]\nrolls = 2\n[seat.2]\nskill = 0.9\n[seat.2.params]\ntumble = 0.1\n')
     seats = study.cells[0].seats
     assert [s.strategy for s in seats] == ["bold", "ev", "bold", "ev"]
     assert [s.skill for s in seats] == [0.5, 0.5, 0.9, 0.5]
-    assert seats[2].params == (("depth", 2), ("width", 3)) and seats[0].params == (("depth", 2),)
+    assert seats[2].params == (("rolls", 2), ("tumble", 0.1)) and seats[0].params == (("rolls", 2),)
     setup = study.cells[0].setup(99)
     assert setup.seed == 99 and not setup.record_paths and setup.seats[2].skill.heading_sd_deg == pytest.approx(2.0)
 

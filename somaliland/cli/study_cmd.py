@@ -32,6 +32,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--games", type=types.positive_int, default=None,
                      help="override games_per_cell (e.g. a pilot; seeds stay those of the full study)")
     run.add_argument("--chunk", type=types.positive_int, default=100, help="games per Parquet chunk (default 100)")
+    run.add_argument("--worker-wait", type=types.positive_float, default=120.0, metavar="SECONDS",
+                     help="on a cluster: how long to wait with no worker before stopping (default 120; the games "
+                          "finished are kept)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.add_argument("--json", action="store_true", help="print the run summary as one JSON object")
     run.set_defaults(run=run_study_cmd)
@@ -55,11 +58,12 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_study_cmd(args: argparse.Namespace) -> int:
     """Run the study."""
+    import logging
     from dataclasses import replace
 
     from somaliland.study import load_study
-    from somaliland.study.executors import (cluster_address, connect, dask_executors, default_workers,
-                                            local_executors)
+    from somaliland.study.executors import (SCHEDULER_ENV, cluster_address, connect, dask_executors,
+                                            default_workers, local_executors)
     from somaliland.study.runner import run_study
 
     study = load_study(args.study_file)
@@ -67,10 +71,11 @@ def run_study_cmd(args: argparse.Namespace) -> int:
         study = replace(study, games_per_cell=args.games)
     out = args.out or args.study_file.resolve().parent / "results" / study.name
     address = cluster_address(args.cluster)
-    client = None
+    client = watch = None
     if address:
-        client = connect(address)
-        make, workers = dask_executors(client)
+        client = connect(address, "--cluster" if args.cluster else f"${SCHEDULER_ENV}")
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)  # the run says what matters, in one line
+        make, workers, watch = dask_executors(client)
         where = f"Dask cluster {address} ({workers} worker threads)"
     else:
         workers = args.workers or default_workers()
@@ -81,31 +86,45 @@ def run_study_cmd(args: argparse.Namespace) -> int:
               f"games on {where}; results in {out}", file=sys.stderr)
     try:
         summary = run_study(study, args.study_file.read_text(encoding="utf-8"), out, make, workers,
-                            progress=not (args.quiet or args.json), chunk_games=args.chunk)
+                            progress=not (args.quiet or args.json), chunk_games=args.chunk, cluster_threads=watch,
+                            worker_wait_s=args.worker_wait, say=_say)
     finally:
         if client is not None:
             client.close()
     data = {"study": study.name, "out": str(out), "total": summary.total, "done_before": summary.done_before,
             "played": summary.played, "errors": summary.errors, "retried": summary.retried,
+            "extra": summary.extra, "notes": list(summary.notes),
             "seconds": round(summary.seconds, 2), "cpu_s": round(summary.cpu_s, 2),
             "games_per_hour": round(summary.games_per_hour, 1) if summary.played else None}
     if args.json:
         print(json.dumps(data))
         return 0
+    extra = (f" (and {summary.extra} games beyond games_per_cell = {study.games_per_cell}, kept from a run that "
+             f"planned more; reports use them too)" if summary.extra else "")
     print(f"{summary.played} games played ({summary.errors} errors, {summary.retried} retried after a worker died) "
-          f"in {summary.seconds:.0f} s; {summary.done_before + summary.played} of {summary.total} done. "
+          f"in {summary.seconds:.0f} s; {summary.done_before + summary.played} of {summary.total} done{extra}. "
           f"Results: {out}")
     if summary.errors:
         print(f"errors, with their seeds: pandas.read_parquet('{out}/errors')")
     return 0
 
 
+def _say(text: str) -> None:
+    """Print a note of the run (a repair, a change in the cluster) on standard error, between progress bars."""
+    print(f"somaliland study run: {text}", file=sys.stderr)
+
+
 def run_report(args: argparse.Namespace) -> int:
     """Write the report."""
+    from somaliland.study import StudyError
     from somaliland.study.report import write_report
 
     output = args.output or args.results / "report.md"
-    figures = write_report(args.results, output, title=args.title)
+    try:
+        figures = write_report(args.results, output, title=args.title)
+    except OSError as error:  # the report or a figure cannot be written there
+        raise StudyError(str(error.filename or output), "(write)", "a writable report file and figures folder",
+                         error.strerror or str(error)) from None
     print(f"report: {output} ({len(figures)} figures)")
     return 0
 
@@ -129,6 +148,7 @@ def run_replay(args: argparse.Namespace) -> int:
     cell = study.cells[args.cell]
     seed = game_seed(study.master_seed, cell.index, args.game)
     setup = cell.setup(seed, record_paths=True)
+    stored = read_table(args.results, "players")  # a damaged results folder is reported before the game is played
     init_worker(list(sys.path))
     writer = RecordWriter(args.record) if args.record else None
     try:
@@ -139,7 +159,6 @@ def run_replay(args: argparse.Namespace) -> int:
             writer.close()
     print(f"study {study.name}, cell {cell.index} ({cell.label()}), game {args.game}: seed {seed}")
     print("\n".join(account(result.events)))
-    stored = read_table(args.results, "players")
     if not stored.empty:
         stored = stored[(stored.cell == cell.index) & (stored.game == args.game)].sort_values("seat")
     if stored.empty:

@@ -11,7 +11,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "verify", help="re-simulate a game record; OK or the first differing line",
         description="Re-play the game a record describes (same seed, map, rules, players, physics) and compare "
-                    "it line by line. Exit status 0 when identical, 1 when it differs, 2 when unreadable.",
+                    "it line by line. Exit status 0 when identical, 1 when it differs, 2 when unreadable or when no "
+                    "map file has the sha256 the record names.",
     )
     p.add_argument("record", type=Path, help="the game record (JSON Lines) to verify")
     p.set_defaults(run=run)

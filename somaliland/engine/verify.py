@@ -11,6 +11,7 @@ from physics import SimSettings, make_roller
 from somaliland import __version__
 from somaliland.engine.encode import BEFORE_OPTIONS, rules_from_json
 from somaliland.engine.loop import PolicyFactory, default_factory, play_game
+from somaliland.engine.mapref import find_map
 from somaliland.engine.record import RecordError, dumps, read_record
 from somaliland.engine.setup import GameSetup, Seat
 from somaliland.machine import parting_note
@@ -76,7 +77,8 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
         factory: makes the players from the header's strategy names (the strategy registry by default).
 
     Raises:
-        RecordError: the record cannot be read or its header is not a game.
+        RecordError: the record cannot be read, its header is not a game, or the map it was played on (by
+            sha256) is neither at its recorded path nor in maps/ nor beside the record.
         MapError: the map file named in the header cannot be loaded.
     """
     from somaliland.map import load
@@ -88,11 +90,10 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
     warnings = []
     if head["version"] != __version__:
         warnings.append(f"recorded by somaliland {head['version']}, verifying with {__version__}")
-    world = load(setup.map_path)
-    if world.sha256 != head["map"]["sha256"]:
-        return Verdict(False, 0, f"the map file {setup.map_path} has changed since the game was recorded "
-                                 f"(sha256 {world.sha256[:12]}, recorded {head['map']['sha256'][:12]})",
-                       tuple(warnings))
+    map_file, moved = find_map(head, name)
+    if moved:
+        warnings.append(moved)
+    world = load(map_file)
     count = 0
 
     def compare(event: dict[str, Any]) -> None:

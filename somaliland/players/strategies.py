@@ -140,13 +140,18 @@ PARAMS: dict[str, tuple[type, float, float, Any]] = {  # name: (type, low, high,
 }
 
 
+def param_expected(name: str) -> str:
+    """Return what a strategy parameter accepts, e.g. 'an integer in [0, 64]'."""
+    kind, low, high, _ = PARAMS[name]
+    return f"{'an integer' if kind is int else 'a number'} in [{low:g}, {high:g}]"
+
+
 def _param(name: str, value: Any) -> Any:
     """Return a strategy parameter checked against its type and range."""
     kind, low, high, _ = PARAMS[name]
     ok = (isinstance(value, int) if kind is int else isinstance(value, (int, float))) and not isinstance(value, bool)
     if not ok or not math.isfinite(value) or not low <= value <= high:
-        raise UsageError(f"strategy parameter {name} = {value!r} is not allowed; expected "
-                         f"{'an integer' if kind is int else 'a number'} in [{low:g}, {high:g}]")
+        raise UsageError(f"strategy parameter {name} = {value!r} is not allowed; expected {param_expected(name)}")
     return kind(value)
 
 

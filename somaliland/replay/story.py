@@ -19,7 +19,7 @@ import numpy as np
 
 from physics import Pose
 from somaliland import __version__
-from somaliland.engine.record import read_record
+from somaliland.engine.record import RecordError, read_record
 from somaliland.errors import UsageError
 from somaliland.map.model import Map
 from somaliland.replay.checks import Line, field as sub, number, text, vector
@@ -148,9 +148,19 @@ def load_story(path: str | Path, world: Map | None = None) -> Story:
                         f"may have changed since")
     recorded = head.mapping("map")
     if world is None:
+        from somaliland.engine.mapref import find_map
         from somaliland.map import load
 
-        world = load(text(head, "map.file", sub(head, "map", recorded, "file")))
+        file = Path(text(head, "map.file", sub(head, "map", recorded, "file")))
+        try:
+            file, moved = find_map(head.event, name)
+        except RecordError:
+            if not file.is_file():
+                raise
+            moved = None  # the recorded file has changed: drawn anyway, with the warning below
+        if moved:
+            warnings.append(moved)
+        world = load(file)
     recorded_sha = sub(head, "map", recorded, "sha256")
     if world.sha256 != recorded_sha:
         warnings.append(f"the map {world.source or world.name} differs from the one the game was played on "

@@ -11,18 +11,24 @@ import sys
 from collections.abc import Callable
 
 from somaliland.study.errors import StudyError
-from somaliland.study.worker import init_worker
+from somaliland.study.worker import init_local_worker
 
 SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
+PROBE_S = 5.0  # a scheduler's port answers a TCP connection at once; a wrong address should fail as fast
+HANDSHAKE_S = 10.0
 
 
 def local_executors(workers: int) -> Callable[[], cf.Executor]:
-    """Return a factory of process pools of `workers` processes (a broken pool is replaced by a new one)."""
+    """Return a factory of process pools of `workers` processes (a broken pool is replaced by a new one).
+
+    Each worker process ends with the process that made it, so a killed run leaves no worker behind.
+    """
     if workers < 1:
         raise StudyError("--workers", "workers", "a positive number of worker processes", workers)
 
     def make() -> cf.Executor:
-        return cf.ProcessPoolExecutor(max_workers=workers, initializer=init_worker, initargs=(list(sys.path),))
+        return cf.ProcessPoolExecutor(max_workers=workers, initializer=init_local_worker,
+                                      initargs=(list(sys.path), os.getpid()))
 
     return make
 
@@ -37,22 +43,104 @@ def cluster_address(option: str | None) -> str | None:
     return option or os.environ.get(SCHEDULER_ENV) or None
 
 
-def connect(address: str, timeout_s: float = 30.0):
-    """Return a Dask client connected to the scheduler at `address`.
+def connect(address: str, origin: str = "--cluster", probe_s: float = PROBE_S, handshake_s: float = HANDSHAKE_S):
+    """Return a Dask client connected to the scheduler at `address`, failing fast with what was tried.
+
+    Args:
+        address: the scheduler's address, e.g. tcp://10.0.0.5:8786.
+        origin: where the address came from (named in messages).
+        probe_s: how long a TCP connection to the scheduler's host and port may take to open.
+        handshake_s: how long the scheduler may then take to answer as a Dask scheduler.
 
     Raises:
-        StudyError: no scheduler answered there in time.
+        StudyError: the address is malformed, its host unknown, nothing listens there, or what listens
+            there does not answer as a Dask scheduler.
     """
     from distributed import Client
 
+    scheme, host, port = _parse_address(address, origin)
+    if port is not None:
+        _probe(address, origin, scheme, host, port, probe_s, handshake_s)
     try:
-        return Client(address, timeout=f"{timeout_s}s")
-    except (OSError, TimeoutError) as error:
-        raise StudyError("--cluster", "address", "a reachable Dask scheduler (e.g. tcp://host:8786)",
-                         f"{address} ({error})") from None
+        return Client(address, timeout=f"{handshake_s}s")
+    except Exception as error:  # distributed raises OSError, TimeoutError or worse; any of them means no client
+        raise StudyError(origin, address, "a Dask scheduler", f"{type(error).__name__}: {str(error)[:120]}",
+                         f"the connection opened, but the Dask client could not start there within "
+                         f"{handshake_s:g} s") from None
 
 
-def dask_executors(client) -> tuple[Callable[[], cf.Executor], int]:
-    """Return a factory of the client's executor and the cluster's worker threads (games run at once)."""
-    threads = sum(client.nthreads().values()) or 1
-    return (lambda: client.get_executor(pure=False)), threads
+def _parse_address(address: str, origin: str) -> tuple[str, str, int | None]:
+    """Return (scheme, host, port) of a Dask address (port None for schemes without one).
+
+    Raises:
+        StudyError: the address is malformed.
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import backends
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme not in backends:
+            raise ValueError(f"unknown scheme {scheme!r} (known: {', '.join(sorted(backends))})")
+        if scheme not in ("tcp", "tls", "ws", "wss"):
+            return scheme, location, None
+        host, port = parse_host_port(location)
+        if not host:
+            raise ValueError("no host")
+        if not 0 < port < 65536:
+            raise ValueError(f"port {port} is not from 1 to 65535")
+    except ValueError as error:
+        raise StudyError(origin, "address", "a Dask scheduler address such as tcp://10.0.0.5:8786", address,
+                         str(error)) from None
+    return scheme, host, port
+
+
+def _probe(address: str, origin: str, scheme: str, host: str, port: int, connect_s: float,
+           handshake_s: float) -> None:
+    """Open a TCP connection to a scheduler's port, so that a wrong address fails at once with what was tried.
+
+    Over plain tcp:// a Dask server speaks first (its handshake, one frame whose 8-byte little-endian
+    length leads it); anything else there would leave the Dask client waiting forever, so it is refused.
+
+    Raises:
+        StudyError: the host is unknown, nothing listens on the port, nothing answers in time, or what
+            answers is not a Dask server.
+    """
+    import socket
+    import struct
+
+    tried = f"tried a TCP connection to {host} port {port}"
+    try:
+        with socket.create_connection((host, port), timeout=connect_s) as sock:
+            if scheme != "tcp":
+                return
+            sock.settimeout(handshake_s)
+            head = sock.recv(8, socket.MSG_WAITALL)
+    except socket.gaierror as error:
+        found, hint = "an unknown host", f"the name {host!r} does not resolve ({error.strerror})"
+    except ConnectionRefusedError:
+        found, hint = "connection refused", f"{tried}: nothing listens there; start a scheduler (`dask scheduler`) " \
+                                            f"or check the port"
+    except TimeoutError:
+        found, hint = "no answer", (f"{tried}: it did not open within {connect_s:g} s, or said nothing within "
+                                    f"{handshake_s:g} s (a wrong address or port, or a firewall)")
+    except OSError as error:
+        found, hint = error.strerror or str(error), tried
+    else:
+        if len(head) == 8 and 0 < struct.unpack("<Q", head)[0] < 1 << 20:
+            return
+        found, hint = "something else", f"{tried}: it answered {head[:8]!r}, not a Dask handshake; check the port"
+    raise StudyError(origin, address, "a running Dask scheduler", found, hint)
+
+
+def dask_executors(client) -> tuple[Callable[[], cf.Executor], int, Callable[[], int | None]]:
+    """Return a factory of the client's executor, the cluster's worker threads (games run at once) and a
+    function that counts them again (None when the scheduler no longer answers)."""
+
+    def threads() -> int | None:
+        try:
+            return sum(client.nthreads().values())
+        except Exception:  # the client gives up on a lost scheduler with OSError, TimeoutError or ClosedClientError
+            return None
+
+    return (lambda: client.get_executor(pure=False)), threads() or 1, threads

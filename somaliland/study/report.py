@@ -13,7 +13,7 @@ from somaliland.study import figures
 from somaliland.study.answers import answers, by_seat, identical_seats, skill_columns
 from somaliland.study.answers import pct as _pct
 from somaliland.study.stats import Balance, balance, fair_balance, holm
-from somaliland.study.store import read_table, study_of
+from somaliland.study.store import journal_games, read_table, study_of
 
 
 def write_report(results: str | Path, output: str | Path, title: str | None = None) -> list[Path]:
@@ -54,11 +54,7 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
     draw("Game length in throws", "game_length", figures.game_length, games)
 
     lines = [f"# {title or f'Study {study.name}: report'}", ""]
-    planned = study.total_games
-    if len(games) + len(t["errors"]) < planned:
-        lines += [f"> **Partial run**: {len(games) + len(t['errors'])} of the {planned} games this study plans "
-                  f"({study.games_per_cell} per cell). Every interval below is that of the games played; running "
-                  f"the same `somaliland study run` command again plays the rest and keeps these.", ""]
+    lines += _coverage(study, results, games, t["errors"])
     if study.question:
         lines += [f"**Question.** {study.question}", ""]
     answer = answers(t)
@@ -78,6 +74,26 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return [p for _, p, _, _ in drawn]
+
+
+def _coverage(study, results: Path, games, errors) -> list[str]:
+    """Say how the games recorded compare with the plan: a partial run, games beyond it, games in the journal."""
+    numbers = [t.game for t in (games, errors) if not t.empty]
+    recorded = sum(len(n) for n in numbers)
+    in_plan = sum(int((n < study.games_per_cell).sum()) for n in numbers)
+    out = []
+    if in_plan < study.total_games:
+        out += [f"> **Partial run**: {in_plan} of the {study.total_games} games this study plans "
+                f"({study.games_per_cell} per cell). Every interval below is that of the games played; running "
+                f"the same `somaliland study run` command again plays the rest and keeps these.", ""]
+    if recorded > in_plan:
+        out += [f"> These results hold {recorded - in_plan} games beyond the {study.games_per_cell} per cell this "
+                f"study plans now (an earlier run planned more); everything below uses all {recorded} games.", ""]
+    waiting = journal_games(results)
+    if waiting:
+        out += [f"> {waiting} of these games are still in the journal of an interrupted run (`journal.jsonl`): they "
+                f"count here, and the next `somaliland study run` files them into the Parquet tables.", ""]
+    return out
 
 
 def _balances(players, games) -> list[tuple[str, Balance]]:

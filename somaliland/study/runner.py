@@ -5,6 +5,8 @@ in the results folder at once, and shows a progress bar: games done, games per m
 whose worker died is run again: when a local pool breaks, the games that were in it rerun one at a time,
 so the one that kills its worker is found and, after `max_attempts` deaths, recorded as an error while
 the others finish normally.
+On a Dask cluster the scheduler re-runs the games of a worker that leaves on the others; the runner says
+when the cluster loses workers and stops, its finished games kept, when none has been left for a while.
 """
 
 from __future__ import annotations
@@ -19,25 +21,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from somaliland.study.errors import StudyError
 from somaliland.study.seeds import game_seed
 from somaliland.study.spec import Cell, Study, column_name
 from somaliland.study.store import ResultStore
-from somaliland.study.worker import GameOutcome, GameTask, play_task
+from somaliland.study.worker import GameOutcome, GameTask, play_task, policy_factory
 
 ExecutorFactory = Callable[[], cf.Executor]
+WATCH_S = 1.0  # how often a cluster run looks at its workers while it waits for games
 
 
 @dataclass(frozen=True, slots=True)
 class RunSummary:
-    """What a run did: games done before it, played now, errors, worker deaths retried, wall seconds."""
+    """What a run did: games planned and done before it (and beyond the plan), played now, errors, worker
+    deaths retried, wall and CPU seconds, and what it repaired or noticed on the way."""
 
     total: int
-    done_before: int
+    done_before: int  # of the `total` planned games
     played: int
     errors: int
     retried: int
     seconds: float
     cpu_s: float
+    extra: int = 0  # games beyond games_per_cell kept from an earlier run that planned more
+    notes: tuple[str, ...] = ()
 
     @property
     def games_per_hour(self) -> float:
@@ -78,7 +85,9 @@ def tasks(study: Study, done: set[tuple[int, int]] = frozenset()) -> Iterator[Ga
 
 def run_study(study: Study, study_text: str, out: str | Path, make_executor: ExecutorFactory, workers: int,
               progress: bool = True, chunk_games: int = 100, max_attempts: int = 3,
-              on_game: Callable[[GameOutcome], None] | None = None) -> RunSummary:
+              on_game: Callable[[GameOutcome], None] | None = None,
+              cluster_threads: Callable[[], int | None] | None = None, worker_wait_s: float = 120.0,
+              say: Callable[[str], None] | None = None) -> RunSummary:
     """Play every game of a study not yet in `out`, on executors `make_executor` returns.
 
     Args:
@@ -91,18 +100,34 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
         chunk_games: games per Parquet chunk.
         max_attempts: tries of a game whose worker died before it is recorded as an error.
         on_game: called with each finished game once it is recorded (e.g. to time a benchmark).
+        cluster_threads: for a cluster, returns its worker threads now; watched while the run waits.
+        worker_wait_s: how long a cluster run waits with no worker before it stops.
+        say: called with each repair of the results folder and each change noticed in the cluster.
 
     Raises:
-        StudyError: `out` holds another study's results.
+        StudyError: `out` holds another study's results, is damaged beyond repair or cannot be written, or
+            the cluster has had no worker for `worker_wait_s` (the games finished so far are kept).
     """
+    notes: list[str] = []
+
+    def note(text: str) -> None:
+        notes.append(text)
+        if say is not None:
+            say(text)
+
+    check_factory(study)
     store = ResultStore.open(out, study, study_text, chunk_games)
-    before = len(store.done)
+    for repair in store.repairs:
+        note(f"repaired {repair}")
+    before = sum(1 for c, g in store.done if g < study.games_per_cell and c < len(study.cells))
+    extra = len(store.done) - before
     todo = deque(tasks(study, store.done))
     attempts: Counter = Counter()
     bar = _bar(study.total_games, before, progress)
     played = errors = retried = 0
     cpu = 0.0
     started = time.monotonic()
+    watch = _ClusterWatch(cluster_threads, worker_wait_s, note) if cluster_threads is not None else None
     executor = make_executor()
     running: dict[cf.Future, GameTask] = {}
     suspects: deque[GameTask] = deque()  # in flight when a pool broke: rerun one at a time to find the killer
@@ -113,7 +138,10 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
             while source and len(running) < limit:
                 task = source.popleft()
                 running[executor.submit(play_task, task)] = task
-            finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            finished, _ = cf.wait(running, timeout=None if watch is None else WATCH_S,
+                                  return_when=cf.FIRST_COMPLETED)
+            if watch is not None:
+                watch.check(len(todo) + len(suspects) + len(running) - len(finished))
             lost: list[GameTask] = []
             for future in finished:
                 task = running.pop(future)
@@ -159,13 +187,75 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
                 _shutdown(executor, wait=False)
                 executor = make_executor()
     finally:
-        for future in running:
-            future.cancel()
-        _shutdown(executor, wait=not running)
+        try:
+            for future in running:
+                future.cancel()
+            _shutdown(executor, wait=not running)
+        except Exception:  # a Dask client whose scheduler is gone cannot cancel: nothing is left to stop then
+            pass
         store.close()
         if bar is not None:
             bar.close()
-    return RunSummary(study.total_games, before, played, errors, retried, time.monotonic() - started, cpu)
+    return RunSummary(study.total_games, before, played, errors, retried, time.monotonic() - started, cpu, extra,
+                      tuple(notes))
+
+
+class _ClusterWatch:
+    """Says when a cluster loses worker threads, and stops a run that has had none for too long."""
+
+    def __init__(self, threads: Callable[[], int | None], wait_s: float, note: Callable[[str], None]) -> None:
+        self.threads, self.wait_s, self.note = threads, wait_s, note
+        self.last = threads() or 0
+        self.empty_since: float | None = None
+        self.looked = time.monotonic()
+
+    def check(self, waiting: int) -> None:
+        """Look at the cluster once; `waiting` is the number of games not yet finished.
+
+        Raises:
+            StudyError: the scheduler no longer answers, or there has been no worker for `wait_s` seconds.
+        """
+        if time.monotonic() - self.looked < WATCH_S:  # one question to the scheduler a second is plenty
+            return
+        self.looked = time.monotonic()
+        now = self.threads()
+        if now is None:
+            raise StudyError("--cluster", "scheduler", "a Dask scheduler that answers", "no answer any more",
+                             f"the finished games are kept, {waiting} are not played; restart the scheduler and "
+                             f"its workers and run the same command again")
+        if now < self.last:
+            self.note(f"the cluster lost worker threads ({self.last} -> {now})"
+                      + ("; Dask runs their games on the others" if now else ""))
+        elif now > self.last:
+            self.note(f"the cluster gained worker threads ({self.last} -> {now})")
+        self.last = now
+        if now:
+            self.empty_since = None
+        elif self.empty_since is None:
+            self.empty_since = time.monotonic()
+            self.note(f"no worker left in the cluster: waiting up to {self.wait_s:.0f} s for one to join")
+        elif time.monotonic() - self.empty_since > self.wait_s:
+            raise StudyError("--cluster", "workers", "a Dask worker to play the games",
+                             f"none for {self.wait_s:.0f} s",
+                             f"the finished games are kept, {waiting} are not played; start workers "
+                             f"(`dask worker SCHEDULER_ADDRESS`) and run the same command again")
+
+
+def check_factory(study: Study) -> None:
+    """Check that the study's policy factory imports here (local workers import it the same way).
+
+    Raises:
+        StudyError: it does not import or is not callable.
+    """
+    if study.policy_factory is None:
+        return
+    try:
+        factory = policy_factory(study.policy_factory)
+    except Exception as error:  # importing runs the user's module: whatever it raises makes the factory unusable
+        raise StudyError(study.source, "policy_factory", "'module:function' importable by this process and the "
+                         "workers", study.policy_factory, f"{type(error).__name__}: {error}") from None
+    if not callable(factory):
+        raise StudyError(study.source, "policy_factory", "a callable 'module:function'", study.policy_factory)
 
 
 def _shutdown(executor: cf.Executor, wait: bool) -> None:

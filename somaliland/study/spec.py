@@ -3,16 +3,19 @@
 A study names a map, rules options, the seats (strategy, throw skill, strategy parameters), how many
 games each cell plays and a master seed; its sweeps turn that base into cells. The format is documented
 in `experiments/README.md`. Every problem raises `StudyError` naming the file, the key and what was
-expected.
+expected, before any game is played: each cell's map is loaded and checked, and, for the strategy
+registry, each seat's strategy and parameters are checked against it.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import itertools
 import json
 import math
+import re
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -119,9 +122,14 @@ def load_study(path: str | Path) -> Study:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as error:
         raise StudyError(str(path), "(file)", "a readable study file", error.strerror) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[:error.start].count(b"\n") + 1
+        raise StudyError(str(path), f"line {line}", "UTF-8 text", f"byte {raw[error.start]:#04x}") from None
     return parse_study(text, str(path), path.resolve().parent)
 
 
@@ -134,7 +142,9 @@ def parse_study(text: str, source: str, base_dir: Path) -> Study:
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise StudyError(source, "(syntax)", "valid TOML", str(error)) from None
+        at = re.search(r" \(at (line \d+, column \d+|end of document)\)$", str(error))
+        raise StudyError(source, at.group(1) if at else "(syntax)", "valid TOML",
+                         str(error)[:at.start()] if at else str(error)) from None
     _known(source, "", doc, TOP_KEYS)
     master = doc.get("master_seed")
     if isinstance(master, bool) or not isinstance(master, int) or master < 0:
@@ -161,7 +171,8 @@ def parse_study(text: str, source: str, base_dir: Path) -> Study:
             combos.append((where, tuple(zip(keys, values))))
     if len(combos) > MAX_CELLS:
         raise StudyError(source, "sweep", f"at most {MAX_CELLS} cells", len(combos))
-    cells = tuple(_cell(source, i, where, base, values, base_dir) for i, (where, values) in enumerate(combos))
+    cells = tuple(_cell(source, i, where, base, values, base_dir, factory is None)
+                  for i, (where, values) in enumerate(combos))
     sweep_keys = tuple(dict.fromkeys(k for grid in grids for k in grid))
     return Study(name=name, question=question.strip(), source=source, master_seed=master, games_per_cell=games,
                  policy_factory=factory, sweep_keys=sweep_keys, cells=cells,
@@ -199,7 +210,7 @@ def _sweeps(source: str, sweep: Any) -> list[dict[str, list[Any]]]:
 
 
 def _cell(source: str, index: int, where: str, base: dict[str, Any], values: tuple[tuple[str, Any], ...],
-          base_dir: Path) -> Cell:
+          base_dir: Path, registry: bool) -> Cell:
     """Return one cell: the base with the sweep values set, checked; errors name the sweep key."""
     doc = copy.deepcopy(base)
     for key, value in values:
@@ -213,7 +224,7 @@ def _cell(source: str, index: int, where: str, base: dict[str, Any], values: tup
     except RulesConfigError as error:
         raise StudyError(source, f"{here}rules.{error.key}", error.expected, error.found) from None
     map_path = _map_path(source, here, doc.get("map"), base_dir)
-    seats = _seats(source, here, doc, rules.players)
+    seats = _seats(source, here, doc, rules.players, registry)
     physics = _physics(source, here, doc.get("physics", {}))
     return Cell(index=index, values=values, map_path=map_path, rules=rules, seats=seats, physics=physics)
 
@@ -246,16 +257,38 @@ def _set(doc: dict[str, Any], parts: list[str], value: Any) -> None:
 def _map_path(source: str, here: str, value: Any, base_dir: Path) -> Path:
     if value is None:
         return DEFAULT_MAP
-    if not isinstance(value, str) or not value:
+    if not isinstance(value, str) or not value or "\0" in value:
         raise StudyError(source, f"{here}map", "a map file path (relative to the study file)", value)
     path = Path(value) if Path(value).is_absolute() else (base_dir / value).resolve()
     if not path.is_file():
         raise StudyError(source, f"{here}map", "an existing map file", str(path))
+    try:
+        problem = _map_problem(str(path), hashlib.sha256(path.read_bytes()).hexdigest())
+    except OSError as error:
+        problem = f"{path}: {error.strerror}"
+    if problem:
+        raise StudyError(source, f"{here}map", "a map file that loads (`somaliland map check` lists its problems)",
+                         problem)
     return path
 
 
-def _seats(source: str, here: str, doc: dict[str, Any], players: int) -> tuple[SeatSpec, ...]:
-    """Return one seat per player: `[seats]` for everybody (lists cycle over seats), `[seat.N]` overrides."""
+@functools.cache
+def _map_problem(path: str, sha256: str) -> str | None:
+    """Return why the map file at `path` (of that content) does not load, or None; each content once."""
+    from somaliland.map import MapError, load
+
+    try:
+        load(path)
+    except MapError as error:
+        return str(error)
+    return None
+
+
+def _seats(source: str, here: str, doc: dict[str, Any], players: int, registry: bool) -> tuple[SeatSpec, ...]:
+    """Return one seat per player: `[seats]` for everybody (lists cycle over seats), `[seat.N]` overrides.
+
+    With `registry` (no policy_factory) each strategy and its parameters are checked against the registry.
+    """
     common = doc.get("seats", {})
     _known(source, f"{here}seats", common, SEAT_KEYS)
     overrides = doc.get("seat", {})
@@ -281,8 +314,28 @@ def _seats(source: str, here: str, doc: dict[str, Any], players: int) -> tuple[S
         if isinstance(skill, bool) or not isinstance(skill, (int, float)) or not math.isfinite(skill) \
                 or not 0 <= skill <= 1:
             raise StudyError(source, f"{where}.skill", "a throw skill from 0 (clumsy) to 1 (perfect hand)", skill)
+        if registry:
+            _check_strategy(source, where, strategy, params)
         seats.append(SeatSpec(strategy, float(skill), tuple(sorted(params.items()))))
     return tuple(seats)
+
+
+def _check_strategy(source: str, where: str, strategy: str, params: dict[str, Any]) -> None:
+    """Check a seat's strategy and parameters against the registry, as its games would build them."""
+    from somaliland.errors import UsageError
+    from somaliland.players.strategies import PARAMS, STRATEGIES, make_policy, param_expected
+
+    if strategy not in STRATEGIES:
+        raise StudyError(source, f"{where}.strategy", f"a strategy of the registry ({', '.join(sorted(STRATEGIES))}),"
+                         f" or a policy_factory that knows it", strategy)
+    for name, value in params.items():
+        if name not in PARAMS:
+            raise StudyError(source, f"{where}.params.{name}", f"a strategy parameter ({', '.join(sorted(PARAMS))})",
+                             name)
+        try:
+            make_policy(strategy, None, **{name: value})
+        except UsageError:
+            raise StudyError(source, f"{where}.params.{name}", param_expected(name), value) from None
 
 
 def _cycled(value: Any, i: int) -> Any:

@@ -63,6 +63,36 @@ def init_worker(path: list[str]) -> None:
             sys.path.insert(0, entry)
 
 
+def init_local_worker(path: list[str], parent: int) -> None:
+    """Set up a local pool worker: the parent's import path, and an end when the parent ends."""
+    init_worker(path)
+    die_with_parent(parent)
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this process end when process `parent` does (else a killed run's pool workers live on, idle).
+
+    On Linux the kernel sends SIGKILL when the parent goes (prctl PR_SET_PDEATHSIG); elsewhere a thread
+    polls the parent's pid once a second.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        pr_set_pdeathsig = 1  # from <sys/prctl.h>
+        if ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL) == 0:
+            if os.getppid() != parent:  # it died before the request took hold
+                os._exit(1)
+            return
+    threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True, name="parent-watch").start()
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
+
+
 def play_task(task: GameTask) -> GameOutcome:
     """Play one game; any exception the game raises becomes an error row carrying its seed."""
     t0 = time.process_time()
