@@ -33,24 +33,16 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_tune(args: argparse.Namespace) -> int:
     """Run the tuning."""
-    from somaliland.study.executors import (cluster_address, connect, dask_executors, default_workers,
-                                            local_executors)
+    from somaliland.study.executors import executors_for
     from somaliland.tune import load_tuning
     from somaliland.tune.evaluate import KeptPool
     from somaliland.tune.run import run_tuning
 
     tuning = load_tuning(args.tuning_file)
     out = args.out or args.tuning_file.resolve().parent / "results" / tuning.name
-    address = cluster_address(args.cluster)
-    client = pool = None
-    if address:
-        client = connect(address)
-        make, workers = dask_executors(client)
-        where = f"Dask cluster {address} ({workers} worker threads)"
-    else:
-        workers = args.workers or default_workers()
-        make = pool = KeptPool(local_executors(workers))
-        where = f"{workers} local worker processes"
+    make, workers, where, client = executors_for(args.cluster, args.workers)
+    pool = KeptPool(make) if client is None else None  # one local pool for the tuning's many small studies
+    make = pool or make
     quiet = args.quiet or args.json
     if not quiet:
         print(f"tune {tuning.name}: {tuning.batches * tuning.batch} candidates in batches of {tuning.batch}, rungs "

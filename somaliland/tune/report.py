@@ -33,17 +33,7 @@ def fmt(target: Target, e: Estimate) -> str:
 
 def goal_text(target: Target) -> str:
     """Return a target's goal as read, in percent for shares."""
-    g = target.goal
-    if g.kind in ("minimise", "maximise") or not MEASURES[target.measure].share:
-        return str(g)
-    pct = {k: f"{v * 100:g}%" for k, v in (("low", g.low), ("high", g.high))}
-    if g.kind == "value":
-        return f"= {pct['low']}"
-    if math.isinf(g.high):
-        return f">= {pct['low']}"
-    if math.isinf(g.low):
-        return f"<= {pct['high']}"
-    return f"{pct['low']} to {pct['high']}"
+    return target.goal.text(100, "%") if MEASURES[target.measure].share else target.goal.text()
 
 
 def header(tuning: Tuning, result: SearchResult, number: int, validation) -> list[str]:

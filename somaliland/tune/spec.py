@@ -91,15 +91,20 @@ class Goal:
     high: float = math.inf
 
     def __str__(self) -> str:
+        return self.text()
+
+    def text(self, scale: float = 1.0, unit: str = "") -> str:
+        """Return the goal as read (`>= 50%` with scale 100 and unit %, or `0.5 to 0.7`)."""
+        low, high = f"{self.low * scale:g}{unit}", f"{self.high * scale:g}{unit}"
         if self.kind in ("minimise", "maximise"):
             return self.kind
         if self.kind == "value":
-            return f"= {self.low:g}"
+            return f"= {low}"
         if math.isinf(self.high):
-            return f">= {self.low:g}"
+            return f">= {low}"
         if math.isinf(self.low):
-            return f"<= {self.high:g}"
-        return f"{self.low:g} to {self.high:g}"
+            return f"<= {high}"
+        return f"{low} to {high}"
 
     def loss(self, value: float) -> float:
         """Return how far a value misses the goal (0 inside it; the value itself when minimising)."""
@@ -113,8 +118,8 @@ class Goal:
 
     def loss_bounds(self, low: float, high: float) -> tuple[float, float]:
         """Return the least and the most loss of any value in [low, high] (an estimate's interval)."""
-        if not (math.isfinite(low) or math.isinf(low)) or not (math.isfinite(high) or math.isinf(high)):
-            low, high = -math.inf, math.inf  # nan: the games cannot bound it
+        if math.isnan(low) or math.isnan(high):
+            low, high = -math.inf, math.inf  # the games cannot bound it
         if self.kind == "minimise":
             return (low, high)
         if self.kind == "maximise":
