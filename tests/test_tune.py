@@ -287,6 +287,16 @@ def test_a_clearly_worse_candidate_stops_at_the_first_rung(tmp_path):
     assert toy.calls == [(0, 4), (1, 4), (0, 16)]
 
 
+def test_successive_halving_keeps_the_best_share_of_a_batch_after_each_rung(tmp_path):
+    t = tuning_of(BASE.replace("startup = 2", "startup = 2\nkeep = 0.5"))
+    toy = Toy(lambda v: v["port_y"] / 40)  # at 4 games: 0.5 +- 0.1 and 0.475 +- 0.1, neither surely beaten
+    trials = {0: (None, SimpleNamespace(params={"port_y": 19.0})), 1: (None, SimpleNamespace(params={"port_y": 20.0}))}
+    result = _race_batch(t, tmp_path, toy, trials, previous=[])
+    assert (result[0].games, result[1].games) == (4, 16)
+    with pytest.raises(StudyError, match="search.keep"):
+        tuning_of(BASE.replace("startup = 2", "startup = 2\nkeep = 0"))
+
+
 def test_racing_stops_only_what_another_candidate_surely_beats():
     t = tuning_of(BASE)
     good = Scored(0, 4, (Estimate(0.6, 0.55, 0.65, 4),))  # inside the goal, surely

@@ -169,6 +169,8 @@ def plot_front(tuning: Tuning, result: SearchResult, chosen: int | None, path: P
         for ax, p in zip(axes, params):
             for group, style in ((stopped, dict(color="0.7", fmt="o", mfc="none", label="stopped early")),
                                  (full, dict(color="tab:blue", fmt="o", label=f"played {tuning.top} games"))):
+                if not group:
+                    continue
                 xs = [_x(result.trial(s.number).values[p.name], p) for s in group]
                 es = [s.estimates[0] for s in group]
                 ax.errorbar(xs, [e.value for e in es], yerr=_yerr(es), capsize=2, ms=4, ls="none", **style)
@@ -194,8 +196,12 @@ def _goal_span(ax, target: Target, vertical: bool) -> None:
     if goal.kind not in ("range", "value"):
         return
     low, high = ax.get_xlim() if vertical else ax.get_ylim()
-    span = ax.axvspan if vertical else ax.axhspan
-    span(max(goal.low, low), min(goal.high, high), color="tab:green", alpha=0.12, label=f"goal {goal_text(target)}")
+    label = f"goal {goal_text(target)}"
+    if goal.kind == "value":
+        (ax.axvline if vertical else ax.axhline)(goal.low, color="tab:green", ls="--", lw=1, label=label)
+    else:
+        span = ax.axvspan if vertical else ax.axhspan
+        span(max(goal.low, low), min(goal.high, high), color="tab:green", alpha=0.12, label=label)
     (ax.set_xlim if vertical else ax.set_ylim)(low, high)
 
 

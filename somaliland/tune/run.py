@@ -74,13 +74,15 @@ def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor:
         save, total = elapsed_store(out)
         bar = Progress(progress)
         evaluator = GameEvaluator(tuning, make_executor, workers, on_game=bar.game)
-        result = run_search(tuning, out, evaluator, bar, on_batch=lambda _: save())
-        chosen = result.chosen(tuning)
-        validation = None
-        if chosen is not None:
-            validation = validate(tuning, out, evaluator, chosen.number)
-            write_chosen(tuning, out, result, chosen.number, validation)
-        save()
+        try:
+            result = run_search(tuning, out, evaluator, bar, on_batch=lambda _: save())
+            chosen = result.chosen(tuning)
+            validation = None
+            if chosen is not None:
+                validation = validate(tuning, out, evaluator, chosen.number)
+                write_chosen(tuning, out, result, chosen.number, validation)
+        finally:
+            save()  # the wall time of an interrupted run counts too
         from somaliland.tune.report import write_report
 
         report = write_report(tuning, out, result, chosen.number if chosen else None, validation, total())

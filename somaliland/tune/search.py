@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sys
 import time
 import warnings
@@ -245,7 +246,8 @@ def _suggest(trial, p: Param) -> Any:
 
 def _race_batch(tuning: Tuning, out: Path, evaluator: Evaluator, trials: dict[int, tuple[Any, Any]],
                 previous: list[Scored]) -> dict[int, Scored | str]:
-    """Build a batch's candidates and play them rung by rung, stopping those surely beaten.
+    """Build a batch's candidates and play them rung by rung, stopping those surely beaten (and, with
+    `keep` below 1, all but the best `keep` share of the batch by weighted loss: successive halving).
 
     Returns each trial's final estimates, or the reason it was rejected.
     """
@@ -268,6 +270,8 @@ def _race_batch(tuning: Tuning, out: Path, evaluator: Evaluator, trials: dict[in
         pool = previous + [s for s in result.values() if isinstance(s, Scored)]
         active = [n for n in active if not surely_beaten(result[n], pool, tuning.targets,  # type: ignore[arg-type]
                                                          tuning.sampler == "tpe")]
+        places = math.ceil(tuning.keep * len(candidates))  # successive halving, when asked for
+        active = sorted(sorted(active, key=lambda n: (result[n].weighted(tuning.targets), n))[:places])
         if not active:
             break
     return result

@@ -31,7 +31,7 @@ from somaliland.tune.shapes import OPS, is_point, points
 TOP_KEYS = ("name", "question", "map", "rules_file", "master_seed", "policy_factory", "rules", "seats", "seat",
             "physics", "search", "validation", "knob", "target")
 STUDY_KEYS = ("policy_factory", "seats", "seat", "physics")  # copied into every candidate's study
-SEARCH_KEYS = ("sampler", "trials", "batch", "rungs", "startup")
+SEARCH_KEYS = ("sampler", "trials", "batch", "rungs", "startup", "keep")
 VALIDATION_KEYS = ("games", "seed")
 VALUE_ACTIONS = ("range", "add", "factor", "choices")
 SAMPLERS = ("tpe", "nsga2")
@@ -177,6 +177,7 @@ class Tuning:
     batch: int
     rungs: tuple[int, ...]
     startup: int
+    keep: float  # successive halving: the share of a batch's candidates that may go on after each rung
     knobs: tuple[Knob, ...]
     targets: tuple[Target, ...]
     fingerprint: str
@@ -259,6 +260,10 @@ def parse_tuning(text: str, source: str, base_dir: Path) -> Tuning:
         raise StudyError(source, "search.rungs", "a list of increasing game counts, the first at least 2 "
                          "(e.g. [40, 120, 360])", rungs)
     startup = _int(source, "search.startup", search.get("startup", 10), 0, 100_000, "a non-negative integer")
+    keep = search.get("keep", 1.0)
+    if not is_number(keep) or not 0 < keep <= 1:
+        raise StudyError(source, "search.keep", "a share above 0 and at most 1 of a batch's candidates to keep "
+                         "after each rung (1: stop only what racing stops)", keep)
     validation = doc.get("validation", {})
     _known(source, "validation", validation, VALIDATION_KEYS)
     vgames = _int(source, "validation.games", validation.get("games", 1000), 2, 10_000_000,
@@ -280,7 +285,8 @@ def parse_tuning(text: str, source: str, base_dir: Path) -> Tuning:
     return Tuning(name=name, question=question.strip(), source=source, map_path=map_path, map_text=map_text,
                   rules_path=rules_path, rules_text=rules_text, rules_overrides=overrides,
                   study_tables=study_tables, master_seed=master, validation_seed=vseed, validation_games=vgames,
-                  sampler=sampler, trials=trials, batch=batch, rungs=tuple(rungs), startup=startup, knobs=knobs,
+                  sampler=sampler, trials=trials, batch=batch, rungs=tuple(rungs), startup=startup,
+                  keep=float(keep), knobs=knobs,
                   targets=targets, fingerprint=hashlib.sha256(blob.encode()).hexdigest(),
                   params=tuple(p for k in knobs for _, p in k.params))
 
