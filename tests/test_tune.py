@@ -216,6 +216,8 @@ def test_buffering_an_outline_grows_it_and_shrinks_its_holes_and_a_split_is_refu
     rock = get(doc, parse_path("map:land[Rock]"))
     with pytest.raises(ShapeError, match="leaves nothing"):
         apply(rock, "buffer", -2.0)
+    apply(rock, "buffer", 3.0, board=(30.0, 40.0))  # land grown past the board's edge is cut at the edge
+    assert Polygon(rock["outline"]).bounds == pytest.approx((10.0, 32.0, 20.0, 40.0))
 
 
 def test_a_geometric_knob_turns_into_dx_and_dy_parameters():

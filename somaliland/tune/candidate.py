@@ -68,8 +68,10 @@ def apply_knob(knob: Knob, docs: dict[str, Any], values: dict[str, Any]) -> None
             container[key] = _moved(container[key], amount, knob.action)
     else:
         node = get(doc, knob.path)
+        board = doc.get("board", {})
+        size = (float(board["width"]), float(board["depth"])) if "width" in board and "depth" in board else None
         for axis, param in knob.params:
-            apply_shape(node, knob.action, values[param.name], knob.about, knob.heading, axis)
+            apply_shape(node, knob.action, values[param.name], knob.about, knob.heading, axis, size)
 
 
 def _moved(old: float, amount: float, action: str) -> float:

@@ -57,7 +57,7 @@ def centre(node: Any) -> tuple[float, float]:
 
 
 def apply(node: Any, op: str, value: float, about: tuple[float, float] | None = None,
-          heading: float | None = None, axis: str = "") -> None:
+          heading: float | None = None, axis: str = "", board: tuple[float, float] | None = None) -> None:
     """Apply one geometric operation to a feature, in place.
 
     Args:
@@ -68,12 +68,14 @@ def apply(node: Any, op: str, value: float, about: tuple[float, float] | None = 
         about: the centre of scale and rotate (default: `centre(node)`).
         heading: degrees counter-clockwise from east, for a move by distance.
         axis: "dx" or "dy" for a move along one axis.
+        board: the board's width and depth (cm): a buffered outline is cut to the board, so land that runs
+            to the board's edge still does.
 
     Raises:
         ShapeError: a buffer leaves no land, or splits it into pieces.
     """
     if op == "buffer":
-        _buffer(node, value)
+        _buffer(node, value, board)
         return
     cx, cy = about if about is not None else centre(node)
     if op == "move":
@@ -95,14 +97,18 @@ def apply(node: Any, op: str, value: float, about: tuple[float, float] | None = 
         p[0], p[1] = tidy(x), tidy(y)
 
 
-def _buffer(node: Any, distance: float) -> None:
-    """Grow (or shrink) an outline by `distance` cm with mitred corners; its holes shrink (or grow) alike."""
+def _buffer(node: Any, distance: float, board: tuple[float, float] | None) -> None:
+    """Grow (or shrink) an outline by `distance` cm with mitred corners, cut to the board; its holes shrink
+    (or grow) alike."""
     import shapely
     import tomlkit
-    from shapely import Polygon
+    from shapely import Polygon, box
 
     shape = Polygon([tuple(p) for p in node["outline"]], [[tuple(p) for p in h] for h in node.get("holes", [])])
-    grown = shapely.simplify(shape.buffer(distance, join_style="mitre", mitre_limit=5.0), SIMPLIFY_CM)
+    grown = shape.buffer(distance, join_style="mitre", mitre_limit=5.0)
+    if board is not None:
+        grown = grown.intersection(box(0.0, 0.0, *board))
+    grown = shapely.simplify(grown, SIMPLIFY_CM)
     if grown.is_empty:
         raise ShapeError(f"a buffer of {distance:g} cm leaves nothing of the outline")
     if grown.geom_type != "Polygon":
