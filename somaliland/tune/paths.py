@@ -107,30 +107,29 @@ def walk(doc: Any, steps: tuple[Step, ...]) -> tuple[Any, Step]:
     if not steps:
         raise PathError("a path with at least one key", "")
     node = doc
-    for n, step in enumerate(steps):
-        here = format_steps(steps[:n]) or "the top level"
-        if isinstance(step, str):
-            if not isinstance(node, Mapping) or step not in node:
-                keys = ", ".join(node) if isinstance(node, Mapping) else f"no keys ({type(node).__name__})"
-                raise PathError(f"a key of {here} ({keys})", step)
-            key: Step = step
-        elif isinstance(step, int):
-            if not isinstance(node, MutableSequence) or not 0 <= step < len(node):
-                size = len(node) if isinstance(node, MutableSequence) else 0
-                raise PathError(f"an index of {here} from 0 to {size - 1}" if size else f"an array at {here}",
-                                f"[{step}]")
-            key = step
-        else:
-            names = [item.get("name") for item in node if isinstance(item, Mapping)] \
-                if isinstance(node, MutableSequence) else []
-            if names.count(step.name) != 1:
-                raise PathError(f"the name of one item of {here} ({', '.join(map(str, names)) or 'none named'})",
-                                step.name)
-            key = names.index(step.name)
-        if n == len(steps) - 1:
-            return node, key
-        node = node[key]
-    raise AssertionError("unreachable")  # the loop returns at the last step
+    for n, step in enumerate(steps[:-1]):
+        node = node[_key(node, step, steps[:n])]
+    return node, _key(node, steps[-1], steps[:-1])
+
+
+def _key(node: Any, step: Step, before: tuple[Step, ...]) -> Step:
+    """Return the key or index of `node` that a step names."""
+    here = format_steps(before) or "the top level"
+    if isinstance(step, str):
+        if not isinstance(node, Mapping) or step not in node:
+            keys = ", ".join(node) if isinstance(node, Mapping) else f"no keys ({type(node).__name__})"
+            raise PathError(f"a key of {here} ({keys})", step)
+        return step
+    if isinstance(step, int):
+        if not isinstance(node, MutableSequence) or not 0 <= step < len(node):
+            size = len(node) if isinstance(node, MutableSequence) else 0
+            raise PathError(f"an index of {here} from 0 to {size - 1}" if size else f"an array at {here}", f"[{step}]")
+        return step
+    names = [item.get("name") for item in node if isinstance(item, Mapping)] if isinstance(node, MutableSequence) \
+        else []
+    if names.count(step.name) != 1:
+        raise PathError(f"the name of one item of {here} ({', '.join(map(str, names)) or 'none named'})", step.name)
+    return names.index(step.name)
 
 
 def get(doc: Any, path: KnobPath) -> Any:
