@@ -412,3 +412,15 @@ def test_a_real_tuning_writes_the_chosen_files_report_and_figure_and_a_rerun_pla
     assert "## Before and after, on fresh seeds" in report and "## The Pareto front" in report
     assert (out / "front.png").stat().st_size > 1000
     assert main(["study", "replay", str(out / "trials" / "0000"), "--cell", "0", "--game", "1"]) == 0
+
+
+def test_a_tuning_folder_refuses_another_tuning_and_a_second_run_at_once(tmp_path):
+    from somaliland.tune.run import _open_folder
+
+    lock = _open_folder(tuning_of(BASE), BASE, tmp_path)
+    with pytest.raises(StudyError, match="in use by another run"):
+        _open_folder(tuning_of(BASE), BASE, tmp_path)
+    lock.close()
+    _open_folder(tuning_of(BASE.replace("trials = 6", "trials = 9")), BASE, tmp_path).close()  # more trials: the same
+    with pytest.raises(StudyError, match="fingerprint: expected the folder of the same tuning"):
+        _open_folder(tuning_of(BASE.replace("range = [12.0, 28.0]", "range = [12.0, 27.0]")), BASE, tmp_path)
