@@ -97,4 +97,5 @@ def test_capture_rows_place_the_ship_where_it_last_rested():
 def test_game_row_counts_lead_changes_at_round_ends():
     (game,) = game_tables(record(), WORLD)["games"]
     assert game == {"players": 2, "throws": 2, "first_player": 1, "winners": "1", "n_winners": 1,
-                    "lead_changes": 1, "lead_change": 1.0, "spread": 4.0, "margin": 4.0}
+                    "lead_changes": 1, "lead_change": 1.0, "spread": 4.0, "margin": 4.0,
+                    "turns": 0, "turns_full_at_sea": 0, "turns_full_at_sea_seized": 0}  # no turn markers here

@@ -82,6 +82,14 @@ def test_a_good_tuning_file_gives_knobs_params_and_targets():
     assert (t.batches, t.top, t.validation_seed != t.master_seed) == (3, 16, True)
 
 
+@pytest.mark.parametrize("path", sorted((ROOT / "experiments").glob("tune-*.toml")), ids=lambda p: p.name)
+def test_every_shipped_tuning_loads(path: Path):
+    from somaliland.tune import load_tuning
+
+    tuning = load_tuning(path)
+    assert tuning.knobs and tuning.targets and tuning.question, f"{path.name} should state its question"
+
+
 @pytest.mark.parametrize("change, key, expected", [
     (("rungs = [4, 16]", "rungs = [16, 4]"), "search.rungs", "increasing game counts"),
     (('sampler = "x"\n', None), "search.sampler", "one of tpe, nsga2"),

@@ -135,7 +135,7 @@ def _pirate_turns(events: list[dict[str, Any]], world: Map) -> dict[str, int]:
             current = [False, False]
         elif kind == "launched" and world.route(e["route"]).full_value:
             at_sea.add(e["ship"])
-        elif kind == "throw" and e["ship"] in held:
+        elif kind == "throw" and e.get("ship") in held:
             held.discard(e["ship"])
             at_sea.add(e["ship"])
         elif kind in ("arrived", "sunk"):
