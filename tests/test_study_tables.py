@@ -101,4 +101,5 @@ def test_game_row_counts_lead_changes_at_round_ends():
     (game,) = game_tables(record(), WORLD)["games"]
     assert game == {"players": 2, "throws": 2, "first_player": 1, "winners": "1", "n_winners": 1,
                     "lead_changes": 1, "lead_change": 1.0, "spread": 4.0, "margin": 4.0,
-                    "routes": json.dumps(ROUTES)}  # the header's, so reports can name the routes
+                    "routes": json.dumps(ROUTES),  # the header's, so reports can name the routes
+                    "turns": 0, "turns_full_at_sea": 0, "turns_full_at_sea_seized": 0}  # no turn markers here

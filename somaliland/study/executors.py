@@ -144,3 +144,19 @@ def dask_executors(client) -> tuple[Callable[[], cf.Executor], int, Callable[[],
             return None
 
     return (lambda: client.get_executor(pure=False)), threads() or 1, threads
+
+
+def executors_for(cluster: str | None, workers: int | None) -> tuple[Callable[[], cf.Executor], int, str, object]:
+    """Return what --cluster and --workers ask for: an executor factory, the games it runs at once, where
+    they run (for messages) and the Dask client to close afterwards (None for local processes).
+
+    Raises:
+        StudyError: a cluster was asked for and no scheduler answered, or --workers is not positive.
+    """
+    address = cluster_address(cluster)
+    if address:
+        client = connect(address)
+        make, threads, _ = dask_executors(client)
+        return make, threads, f"Dask cluster {address} ({threads} worker threads)", client
+    workers = workers or default_workers()
+    return local_executors(workers), workers, f"{workers} local worker processes", None

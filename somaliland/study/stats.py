@@ -124,3 +124,20 @@ def fair_balance(games: int, players: int, sims: int = 2000) -> float:
         return math.nan
     wins = make_rng(0).multinomial(games, [1 / players] * players, size=sims) / games
     return float(np.median(1 - (wins.max(axis=1) - wins.min(axis=1))))
+
+
+def ratio_ci(numerators, denominators, z: float = Z95) -> tuple[float, float, float]:
+    """Return (sum(a) / sum(b), low, high): a ratio of per-game totals with its delta-method 95% interval.
+
+    Games are the independent units (the contracts of one game are not), so the variance comes from the
+    games' residuals a - R b (the ratio estimator of survey sampling). nan when sum(b) is 0 or fewer
+    than 2 games.
+    """
+    a, b = (np.asarray(v, dtype=float) for v in (numerators, denominators))
+    if len(a) == 0 or b.sum() <= 0:
+        return (math.nan, math.nan, math.nan)
+    r = float(a.sum() / b.sum())
+    if len(a) < 2:
+        return (r, math.nan, math.nan)
+    half = z * float(np.std(a - r * b, ddof=1)) / (float(b.mean()) * math.sqrt(len(a)))
+    return (r, r - half, r + half)

@@ -107,7 +107,48 @@ def game_tables(events: list[dict[str, Any]], world: Map) -> dict[str, list[dict
             "lead_change": changes / (len(leaders) - 1) if len(leaders) > 1 else float("nan"),
             "spread": points[0] - points[-1], "margin": points[0] - points[1] if len(points) > 1 else 0.0,
             "routes": json.dumps(head["map"].get("routes", []))}  # what reports call them (study/routenames.py)
+    game.update(_pirate_turns(events, world))
     return {"players": player_rows, "contracts": list(contracts.values()), "captures": captures, "games": [game]}
+
+
+def _pirate_turns(events: list[dict[str, Any]], world: Map) -> dict[str, int]:
+    """Return the turns played, those ending with a full-value ship at sea, and those of them in which the
+    pirates seized a ship (every turn ends with a raid, R13-R14).
+
+    At sea: launched on a full-value route this round, neither arrived nor sunk, and not held by pirates
+    (a held ship is at sea again once it is thrown). A ship seized in the raid was at sea at its moment.
+    """
+    turns = full_turns = seized_turns = 0
+    at_sea: set[str] = set()
+    held: set[str] = set()
+    current: list[bool] | None = None  # [a full-value ship at sea at the raid, the pirates seized] of this turn
+    for e in events:
+        kind = e["kind"]
+        if current is not None and kind in ("turn", "deal", "fulfilled", "failed", "round_end", "final"):
+            full = current[0] or bool(at_sea)
+            full_turns += full
+            seized_turns += full and current[1]
+            current = None
+        if kind == "deal":
+            at_sea.clear()
+            held.clear()
+        elif kind == "turn":
+            turns += 1
+            current = [False, False]
+        elif kind == "launched" and world.route(e["route"]).full_value:
+            at_sea.add(e["ship"])
+        elif kind == "throw" and e.get("ship") in held:
+            held.discard(e["ship"])
+            at_sea.add(e["ship"])
+        elif kind in ("arrived", "sunk"):
+            at_sea.discard(e["ship"])
+        elif kind == "seized" and current is not None:
+            current[0] = current[0] or bool(at_sea)
+            current[1] = True
+            if e["ship"] in at_sea:
+                at_sea.discard(e["ship"])
+                held.add(e["ship"])
+    return {"turns": turns, "turns_full_at_sea": full_turns, "turns_full_at_sea_seized": seized_turns}
 
 
 def _route_kind(route: str, world: Map) -> str:

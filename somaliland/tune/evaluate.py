@@ -1,0 +1,102 @@
+"""Candidates' games through the study runner: each candidate is a one-cell study in its own folder.
+
+A candidate's folder is a study results folder (`somaliland study report` and `study replay` work on
+it): its `study.toml` plays the candidate's `map.toml` with its rules, and the runner keeps its games,
+so a rung adds games to the ones before and a resumed tuning replays nothing it had finished. Every
+candidate plays the same seeds (cell 0 of the tuning's master seed: common random numbers, so two
+candidates differ by their files, not by their luck); validation plays fresh ones.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from somaliland.study.runner import run_study
+from somaliland.study.spec import parse_study
+from somaliland.study.store import read_table
+from somaliland.tune.candidate import MAP_FILE, Candidate, write_text
+from somaliland.tune.measures import Estimate, Games, estimate
+from somaliland.tune.spec import Tuning
+
+STUDY_FILE = "study.toml"
+
+
+class KeptPool:
+    """Makes executors for the runner that share one local process pool across a tuning's many short
+    studies (the runner shuts down its executor after each), and makes a new pool if one breaks."""
+
+    def __init__(self, make: Callable[[], cf.Executor]) -> None:
+        self._make = make
+        self._pool: cf.Executor | None = None
+
+    def __call__(self) -> cf.Executor:
+        # a pool whose worker died is broken for good (ProcessPoolExecutor's own flag)
+        if self._pool is not None and getattr(self._pool, "_broken", False):
+            self.close()
+        if self._pool is None:
+            self._pool = self._make()
+        return _Shared(self._pool)
+
+    def close(self) -> None:
+        """Shut the pool down (the next call makes a new one)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+class _Shared(cf.Executor):
+    """An executor whose shutdown leaves the shared pool running (the KeptPool closes it)."""
+
+    def __init__(self, pool: cf.Executor) -> None:
+        self._pool = pool
+
+    def submit(self, fn, /, *args, **kwargs):
+        """Submit to the shared pool."""
+        return self._pool.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Leave the shared pool running."""
+
+
+class GameEvaluator:
+    """Plays candidates' games on the study runner and estimates the tuning's targets."""
+
+    def __init__(self, tuning: Tuning, make_executor: Callable[[], cf.Executor], workers: int,
+                 on_game: Callable[[Any], None] | None = None) -> None:
+        self.tuning, self.make_executor, self.workers, self.on_game = tuning, make_executor, workers, on_game
+
+    def evaluate(self, jobs: list[tuple[int, Candidate]], games: int) -> dict[int, tuple[Estimate, ...]]:
+        """Play each candidate's first `games` games (those not yet played) and estimate every target."""
+        return {n: self.estimates(self.play(c.folder, MAP_FILE, c.rules, games, self.tuning.master_seed,
+                                            f"{self.tuning.name}-trial-{n:04d}"))
+                for n, c in jobs}
+
+    def play(self, folder: Path, map_file: str, rules: dict[str, Any], games: int, master: int, name: str) -> Games:
+        """Play the first `games` games of a one-cell study in `folder` and return their tables."""
+        text = self.tuning.study_text(name, map_file, rules, games, master)
+        write_text(folder / STUDY_FILE, text)
+        study = parse_study(text, str(folder / STUDY_FILE), folder)
+        run_study(study, text, folder, self.make_executor, self.workers, progress=False, on_game=self.on_game)
+        return first_games(folder, games)
+
+    def estimates(self, games: Games) -> tuple[Estimate, ...]:
+        """Return every target's estimate from some games."""
+        return tuple(estimate(t.measure, games, dict(t.filters)) for t in self.tuning.targets)
+
+
+def first_games(folder: Path, games: int) -> Games:
+    """Return the tables of a study folder's games 0 .. games-1 that finished without error."""
+    tables = {}
+    for table in ("players", "contracts", "captures", "games"):
+        frame = read_table(folder, table)
+        tables[table] = frame[frame.game < games].reset_index(drop=True) if len(frame) else frame
+    return Games(**tables)
+
+
+def errors(folder: Path, games: int) -> int:
+    """Return how many of a study folder's first `games` games raised."""
+    frame = read_table(folder, "errors")
+    return int((frame.game < games).sum()) if len(frame) else 0

@@ -1,0 +1,231 @@
+"""A tuning's report (Markdown), its figure, and the header of the chosen files."""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+from somaliland.tune.candidate import describe
+from somaliland.tune.measures import MEASURES, Estimate
+from somaliland.tune.racing import Scored
+from somaliland.tune.search import SearchResult
+from somaliland.tune.spec import Target, Tuning
+
+FIGURE = "front.png"
+HEADER_WIDTH = 110
+
+
+def fmt(target: Target, e: Estimate) -> str:
+    """Return an estimate with its 95% interval, in percent for shares: `53.1% [49.0, 57.2]`."""
+    if not math.isfinite(e.value):
+        return "n/a"
+    share = MEASURES[target.measure].share
+    scale, unit = (100, "%") if share else (1, "")
+
+    def num(v: float) -> str:
+        return "∞" if v == math.inf else "−∞" if v == -math.inf else "?" if math.isnan(v) else \
+            f"{v * scale:.1f}" if share else f"{v:.3g}"
+
+    return f"{num(e.value)}{unit} [{num(e.low)}, {num(e.high)}]"
+
+
+def goal_text(target: Target) -> str:
+    """Return a target's goal as read, in percent for shares."""
+    return target.goal.text(100, "%") if MEASURES[target.measure].share else target.goal.text()
+
+
+def header(tuning: Tuning, result: SearchResult, number: int, validation) -> list[str]:
+    """Return the lines (without '#') that head the chosen files: how they were tuned, and what held."""
+    trial = result.trial(number)
+    lines = [f"Tuned by `somaliland tune {tuning.source}` (tuning {tuning.name!r}, {_sampler(tuning)}, master seed "
+             f"{tuning.master_seed}): trial {number} of {len(result.trials)}, the least weighted loss of the "
+             f"{len(result.front(tuning))} on the Pareto front of the candidates played {tuning.top} games each.",
+             f"Knobs: {describe(trial.values)}."]
+    lines.append(f"On {validation.games} fresh games (seed {validation.seed}): " + "; ".join(
+        f"{t.name} {fmt(t, e)}, goal {goal_text(t)}" + (f": {v}" if (v := t.goal.verdict(e.value, e.low, e.high))
+                                                        else "") for t, e in zip(tuning.targets, validation.chosen))
+                 + ".")
+    return [wrapped for line in lines for wrapped in textwrap.wrap(line, HEADER_WIDTH, subsequent_indent="  ")]
+
+
+def _sampler(tuning: Tuning) -> str:
+    return "NSGA-II" if tuning.sampler == "nsga2" else "TPE"
+
+
+def write_report(tuning: Tuning, out: Path, result: SearchResult, chosen: int | None, validation,
+                 seconds: float) -> Path:
+    """Write `out/report.md` and its figure; return the report's path."""
+    targets = tuning.targets
+    stopped = Counter(s.games for s in result.played if s.games < tuning.top)
+    rejected = [t for t in result.trials if t.rejected]
+    front = result.front(tuning)
+    lines = [f"# Tuning `{tuning.name}`", ""]
+    if tuning.question:
+        lines += [f"> {tuning.question}", ""]
+    if chosen is None:
+        lines += ["**No answer.** No candidate was played on the full number of games "
+                  f"({len(rejected)} of {len(result.trials)} were rejected); see below.", ""]
+    else:
+        trial = result.trial(chosen)
+        held = [t.goal.verdict(e.value, e.low, e.high) for t, e in zip(targets, validation.chosen)]
+        lines += [f"**Answer: trial {chosen}** — {describe(trial.values)}. On {validation.games} fresh games "
+                  f"(seeds never used in the search): " + "; ".join(
+                      f"{t.name} {fmt(t, e)}" + (f" (goal {goal_text(t)}: **{v}**)" if v else "")
+                      for t, e, v in zip(targets, validation.chosen, held)) + ".", ""]
+    spent, saved = result.games_spent, result.games_saved
+    every = spent + saved
+    lines += ["## Games", "",
+              f"- **Search:** {spent} games over {len(result.trials)} candidates ({len(rejected)} rejected by the "
+              f"map check or the rules loader; {sum(stopped.values())} stopped early"
+              + (": " + ", ".join(f"{n} after {g} games" for g, n in sorted(stopped.items())) if stopped else "")
+              + f"; {len(result.complete)} played the full {tuning.top}).",
+              f"- **Early stopping saved {saved} games**: playing every candidate the full {tuning.top} games "
+              f"would have taken {every} ({100 * saved / every:.0f}% saved)." if every else
+              "- No candidate was played.",
+              f"- **Validation:** {2 * validation.games} games, {validation.games} for the base and for the chosen "
+              f"candidate, on seed {validation.seed}" + (f" ({validation.errors} raised)" if validation.errors
+                                                         else "") + "." if validation else "- No validation.",
+              f"- **Wall time:** {seconds / 60:.1f} minutes in all (every run of this folder).", ""]
+    if validation is not None:
+        lines += ["## Before and after, on fresh seeds", "",
+                  "| target | measure | goal | base | chosen | base → chosen |", "|---|---|---|---|---|---|"]
+        for t, b, c in zip(targets, validation.base, validation.chosen):
+            verdicts = [t.goal.verdict(e.value, e.low, e.high) or "—" for e in (b, c)]
+            lines.append(f"| {t.name} | {MEASURES[t.measure].means} | {goal_text(t)} | {fmt(t, b)} | {fmt(t, c)} | "
+                         f"{verdicts[0]} → {verdicts[1]} |")
+        lines += ["", "95% intervals over games. *met*: the whole interval within the goal (or holding a goal "
+                  "value); *probably*: the estimate within, the interval not; *missed*: the estimate outside.", ""]
+    if front:
+        names = [p.name for p in tuning.params]
+        lines += [f"## The Pareto front (search seeds, {tuning.top} games each)", "",
+                  "| trial | " + " | ".join(names) + " | " + " | ".join(t.name for t in targets) + " | weighted loss |",
+                  "|---" * (2 + len(names) + len(targets)) + "|"]
+        for s in front:
+            values = result.trial(s.number).values
+            lines.append(f"| {s.number}{' (chosen)' if s.number == chosen else ''} | "
+                         + " | ".join(_value(values.get(n)) for n in names) + " | "
+                         + " | ".join(fmt(t, e) for t, e in zip(targets, s.estimates))
+                         + f" | {s.weighted(targets):.4g} |")
+        lines += ["", f"![the candidates and the front]({FIGURE})", ""]
+        plot_front(tuning, result, chosen, out / FIGURE)
+    if rejected:
+        lines += ["## Rejected candidates", "", "| trial | knobs | why |", "|---|---|---|"]
+        lines += [f"| {t.number} | {describe(t.values)} | {t.rejected.replace('|', '/')} |" for t in rejected]
+        lines.append("")
+    if chosen is not None:
+        lines += ["## Files", "", f"- `chosen/map.toml` and `chosen/rules.toml`: trial {chosen}'s files (they pass "
+                  "`somaliland map check` and the rules loader), headed by how they were tuned.",
+                  f"- Every candidate: `trials/NNNN/` (its files, and its games as a study results folder: "
+                  f"`somaliland study report` and `study replay` work on it).", ""]
+    lines += ["## How it was tuned", "",
+              f"- Knobs: " + "; ".join(f"`{k.name}` ({k.action} `{k.path}`)" for k in tuning.knobs) + ".",
+              f"- Targets: " + "; ".join(f"`{t.name}`: {MEASURES[t.measure].means}, goal {goal_text(t)}, weight "
+                                         f"{t.weight:g}" for t in targets) + ".",
+              f"- Search: {_sampler(tuning)}, {tuning.batches * tuning.batch} trials in batches of {tuning.batch}; "
+              f"rungs of {', '.join(map(str, tuning.rungs))} games; a candidate stops when another's 95% intervals "
+              f"show it cannot reach the front. Every candidate plays the same seeds (master seed "
+              f"{tuning.master_seed}).",
+              f"- Base: `{tuning.map_path.name}` and `{tuning.rules_path.name}`"
+              + (f" with {describe(tuning.rules_overrides)}" if tuning.rules_overrides else "") + ".", ""]
+    path = out / "report.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def _value(v) -> str:
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
+def plot_front(tuning: Tuning, result: SearchResult, chosen: int | None, path: Path) -> None:
+    """Draw the candidates: two targets against each other (the front joined), or one target against each knob."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    targets = tuning.targets
+    full = result.complete
+    stopped = [s for s in result.played if s.games < tuning.top]
+    if len(targets) >= 2:
+        fig, ax = plt.subplots(figsize=(6.4, 5.2))
+        _scatter(ax, stopped, 0, 1, dict(color="0.75", fmt="o", mfc="none", label="stopped early"))
+        _scatter(ax, full, 0, 1, dict(color="tab:blue", fmt="o", label=f"played {tuning.top} games"))
+        front = sorted(result.front(tuning), key=lambda s: s.estimates[0].value)
+        ax.plot([s.estimates[0].value for s in front], [s.estimates[1].value for s in front], "-", color="tab:blue",
+                alpha=0.5, label="Pareto front")
+        _goal_span(ax, targets[0], vertical=True)
+        _goal_span(ax, targets[1], vertical=False)
+        ax.set_xlabel(targets[0].name)
+        ax.set_ylabel(targets[1].name)
+        _mark_chosen(ax, result, chosen, 0, 1)
+        ax.legend(fontsize=8)
+        axes = [ax]
+    else:
+        params = tuning.params
+        fig, axes = plt.subplots(1, len(params), figsize=(4.2 * len(params), 4.2), squeeze=False)
+        axes = list(axes[0])
+        for ax, p in zip(axes, params):
+            for group, style in ((stopped, dict(color="0.7", fmt="o", mfc="none", label="stopped early")),
+                                 (full, dict(color="tab:blue", fmt="o", label=f"played {tuning.top} games"))):
+                if not group:
+                    continue
+                xs = [_x(result.trial(s.number).values[p.name], p) for s in group]
+                es = [s.estimates[0] for s in group]
+                ax.errorbar(xs, [e.value for e in es], yerr=_yerr(es), capsize=2, ms=4, ls="none", **style)
+            if chosen is not None:
+                s = next(s for s in full if s.number == chosen)
+                ax.plot([_x(result.trial(chosen).values[p.name], p)], [s.estimates[0].value], "*", color="tab:red",
+                        ms=14, label=f"chosen (#{chosen})")
+            _goal_span(ax, targets[0], vertical=False)
+            ax.set_xlabel(p.name)
+            ax.set_ylabel(targets[0].name)
+            if p.choices:
+                ax.set_xticks(range(len(p.choices)), [str(c) for c in p.choices])
+        axes[0].legend(fontsize=8)
+    fig.suptitle(f"{tuning.name}: estimates with 95% intervals (search seeds)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _goal_span(ax, target: Target, vertical: bool) -> None:
+    """Shade a target's goal range (clipped to the axes, so an open end does not stretch them)."""
+    goal = target.goal
+    if goal.kind not in ("range", "value"):
+        return
+    low, high = ax.get_xlim() if vertical else ax.get_ylim()
+    label = f"goal {goal_text(target)}"
+    if goal.kind == "value":
+        (ax.axvline if vertical else ax.axhline)(goal.low, color="tab:green", ls="--", lw=1, label=label)
+    else:
+        span = ax.axvspan if vertical else ax.axhspan
+        span(max(goal.low, low), min(goal.high, high), color="tab:green", alpha=0.12, label=label)
+    (ax.set_xlim if vertical else ax.set_ylim)(low, high)
+
+
+def _x(value, p) -> float:
+    return float(p.choices.index(value)) if p.choices else float(value)
+
+
+def _yerr(es: list[Estimate]) -> list[list[float]]:
+    def gap(a: float, b: float) -> float:
+        return abs(a - b) if math.isfinite(a - b) else 0.0
+
+    return [[gap(e.value, e.low) for e in es], [gap(e.high, e.value) for e in es]]
+
+
+def _scatter(ax, group: list[Scored], i: int, j: int, style: dict) -> None:
+    if not group:
+        return
+    xe, ye = [s.estimates[i] for s in group], [s.estimates[j] for s in group]
+    ax.errorbar([e.value for e in xe], [e.value for e in ye], xerr=_yerr(xe), yerr=_yerr(ye), capsize=2, ms=4,
+                ls="none", **style)
+
+
+def _mark_chosen(ax, result: SearchResult, chosen: int | None, i: int, j: int) -> None:
+    if chosen is None:
+        return
+    s = result.trial(chosen).scored
+    ax.plot([s.estimates[i].value], [s.estimates[j].value], "*", color="tab:red", ms=14, label=f"chosen (#{chosen})")

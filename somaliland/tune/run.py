@@ -1,0 +1,162 @@
+"""A whole tuning: open its folder, search, validate the chosen candidate on fresh seeds, write the report.
+
+Layout of OUT:
+    tune.toml, tuning.json      the tuning file as run, and what identifies it (fingerprint)
+    optuna.db                   the Optuna study (SQLite): every trial's parameters, estimates, state
+    trials/NNNN/                a candidate: map.toml, rules.toml, and its games (a study results folder)
+    validation/SEED/base/, validation/SEED/trial-NNNN/   fresh-seed games of the base and the chosen candidate
+    chosen/map.toml, chosen/rules.toml   the chosen files, with a header saying how they were tuned
+    report.md, front.png        the report and its figure
+    progress.json               wall seconds spent, over every run
+    .lock                       held (flock) by the one run working in the folder
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import fcntl
+import json
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from somaliland.study.errors import StudyError
+from somaliland.tune.candidate import MAP_FILE, RULES_FILE, base_documents, write_text
+from somaliland.tune.evaluate import GameEvaluator, errors
+from somaliland.tune.measures import Estimate
+from somaliland.tune.search import Progress, SearchResult, elapsed_store, run_search, trial_folder
+from somaliland.tune.spec import Tuning
+
+MANIFEST = "tuning.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Validation:
+    """The base and the chosen candidate on fresh seeds: each target's estimate, and games that raised."""
+
+    seed: int
+    games: int
+    base: tuple[Estimate, ...]
+    chosen: tuple[Estimate, ...]
+    errors: int
+
+
+@dataclass(frozen=True, slots=True)
+class TuneSummary:
+    """What a tuning found and spent."""
+
+    out: Path
+    result: SearchResult
+    chosen: int | None  # trial number
+    validation: Validation | None
+    seconds: float
+    report: Path
+    played_now: int  # games this run played (the others were kept from earlier runs)
+
+    @property
+    def games(self) -> int:
+        """Return every game the tuning played: the search's and the validation's."""
+        return self.result.games_spent + (2 * self.validation.games if self.validation else 0)
+
+
+def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor: Callable[[], cf.Executor],
+               workers: int, progress: bool = True) -> TuneSummary:
+    """Run (or resume) a tuning into `out`: search, validation, chosen files, report.
+
+    Raises:
+        StudyError: `out` holds another tuning, or another run is working in it.
+    """
+    out = Path(out)
+    lock = _open_folder(tuning, tuning_text, out)
+    try:
+        save, total = elapsed_store(out)
+        bar = Progress(progress)
+        evaluator = GameEvaluator(tuning, make_executor, workers, on_game=bar.game)
+        try:
+            result = run_search(tuning, out, evaluator, bar, on_batch=lambda _: save())
+            chosen = result.chosen(tuning)
+            validation = None
+            if chosen is not None:
+                validation = validate(tuning, out, evaluator, chosen.number)
+                write_chosen(tuning, out, result, chosen.number, validation)
+        finally:
+            save()  # the wall time of an interrupted run counts too
+        from somaliland.tune.report import write_report
+
+        report = write_report(tuning, out, result, chosen.number if chosen else None, validation, total())
+        return TuneSummary(out, result, chosen.number if chosen else None, validation, total(), report, bar.games)
+    finally:
+        lock.close()
+
+
+def validate(tuning: Tuning, out: Path, evaluator: GameEvaluator, number: int) -> Validation:
+    """Play the base and the chosen candidate on the validation seeds, never used in the search."""
+    root = out / "validation" / str(tuning.validation_seed)
+    trial = trial_folder(out, number)
+    sides = {"base": (tuning.map_text, base_documents(tuning)["rules"].unwrap()),
+             f"trial-{number:04d}": ((trial / MAP_FILE).read_text(encoding="utf-8"),
+                                     tomllib.loads((trial / RULES_FILE).read_text(encoding="utf-8")))}
+    found = []
+    for name, (map_text, rules) in sides.items():
+        folder = root / name
+        folder.mkdir(parents=True, exist_ok=True)
+        write_text(folder / MAP_FILE, map_text)
+        games = evaluator.play(folder, MAP_FILE, rules, tuning.validation_games, tuning.validation_seed,
+                               f"{tuning.name}-validation-{name}")
+        found.append((evaluator.estimates(games), errors(folder, tuning.validation_games)))
+    return Validation(tuning.validation_seed, tuning.validation_games, found[0][0], found[1][0],
+                      found[0][1] + found[1][1])
+
+
+def write_chosen(tuning: Tuning, out: Path, result: SearchResult, number: int, validation: Validation) -> None:
+    """Write the chosen candidate's map and rules files with a header saying how they were tuned.
+
+    Raises:
+        StudyError: the chosen map no longer passes the map check (it always should: it is the candidate
+            that was played, with comments added).
+    """
+    from somaliland.map import problems
+    from somaliland.tune.report import header
+
+    folder = out / "chosen"
+    folder.mkdir(exist_ok=True)
+    lines = header(tuning, result, number, validation)
+    for name in (MAP_FILE, RULES_FILE):
+        text = (trial_folder(out, number) / name).read_text(encoding="utf-8")
+        first, _, rest = text.partition("\n")
+        if first.startswith("#:schema"):  # editors read the schema directive on the first line
+            text = first + "\n" + "".join(f"# {line}".rstrip() + "\n" for line in lines) + rest
+        else:
+            text = "".join(f"# {line}".rstrip() + "\n" for line in lines) + text
+        write_text(folder / name, text)
+    found = problems(folder / MAP_FILE)
+    if found:
+        raise StudyError(str(folder / MAP_FILE), "(map check)", "a chosen map that passes the map check", str(found[0]))
+
+
+def _open_folder(tuning: Tuning, tuning_text: str, out: Path):
+    """Lock the tuning folder and check it holds this tuning (or nothing); return the lock's file."""
+    out.mkdir(parents=True, exist_ok=True)
+    lock = open(out / ".lock", "a+")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise StudyError(str(out), "(folder)", "a tuning folder no other `tune` run is working in",
+                         "in use by another run") from None
+    manifest = out / MANIFEST
+    if manifest.exists():
+        old = json.loads(manifest.read_text(encoding="utf-8"))
+        if old.get("fingerprint") != tuning.fingerprint:
+            lock.close()
+            raise StudyError(str(out), "fingerprint", f"the folder of the same tuning as {tuning.source} (only name, "
+                             f"question, search.trials and [validation] may change between runs); use another --out",
+                             old.get("source"))
+    else:
+        write_text(manifest, json.dumps({"name": tuning.name, "source": tuning.source,
+                                         "fingerprint": tuning.fingerprint, "master_seed": tuning.master_seed,
+                                         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1))
+    write_text(out / "tune.toml", tuning_text)
+    return lock

@@ -1,0 +1,434 @@
+"""`somaliland tune`: tuning files, knob paths, geometric knobs, rejected candidates, racing, resume.
+
+Fast: the tiny board, a toy objective from a fake evaluator (no games) for the search, and one small real
+tuning (2 players, 1 round, a few games) for the pipeline through the study runner.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import tomlkit
+
+from somaliland.cli.main import main
+from somaliland.study.errors import StudyError
+from somaliland.tune import parse_tuning
+from somaliland.tune.candidate import base_documents, build
+from somaliland.tune.measures import Estimate
+from somaliland.tune.paths import Named, PathError, get, parse_path, put
+from somaliland.tune.racing import Scored, front, surely_beaten
+from somaliland.tune.search import _race_batch, run_search
+from somaliland.tune.shapes import ShapeError, apply
+from somaliland.tune.spec import Goal
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ROOT / "maps" / "tiny.toml"
+PYTHON = sys.executable
+
+BASE = f"""
+name = "toy"
+map = "{TINY}"
+master_seed = 5
+
+[rules]
+players = 2
+rounds = 1
+
+[seats]
+strategy = ["bold", "cautious"]
+
+[search]
+trials = 6
+batch = 2
+rungs = [4, 16]
+startup = 2
+
+[validation]
+games = 4
+
+[[knob]]
+name = "port_y"
+path = "map:pirate_port[Cove].at[1]"
+range = [12.0, 28.0]
+
+[[target]]
+measure = "seizure_share"
+goal = [0.5, inf]
+"""
+
+
+def tuning_of(text: str, source: str = "toy.toml"):
+    return parse_tuning(textwrap.dedent(text), source, ROOT)
+
+
+# -- the tuning file ---------------------------------------------------------------------------------------
+
+
+def test_a_good_tuning_file_gives_knobs_params_and_targets():
+    t = tuning_of(BASE)
+    assert [k.name for k in t.knobs] == ["port_y"]
+    assert t.params[0].low == 12.0 and t.params[0].high == 28.0 and not t.params[0].integer
+    assert t.targets[0].goal == Goal("range", 0.5, math.inf)
+    assert (t.batches, t.top, t.validation_seed != t.master_seed) == (3, 16, True)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "experiments").glob("tune-*.toml")), ids=lambda p: p.name)
+def test_every_shipped_tuning_loads(path: Path):
+    from somaliland.tune import load_tuning
+
+    tuning = load_tuning(path)
+    assert tuning.knobs and tuning.targets and tuning.question, f"{path.name} should state its question"
+
+
+@pytest.mark.parametrize("change, key, expected", [
+    (("rungs = [4, 16]", "rungs = [16, 4]"), "search.rungs", "increasing game counts"),
+    (('sampler = "x"\n', None), "search.sampler", "one of tpe, nsga2"),
+    (('path = "map:pirate_port[Cove].at[1]"', 'path = "map:pirate_port[Eyl].at[1]"'), "knob[0].path",
+     "the name of one item of pirate_port (Cove)"),
+    (('path = "map:pirate_port[Cove].at[1]"', 'path = "map:pirate_port[Cove].at[2]"'), "knob[0].path",
+     "an index of pirate_port[Cove].at from 0 to 1"),
+    (("range = [12.0, 28.0]", "range = [28.0, 12.0]"), "knob[0].range", "low <= high"),
+    (('path = "map:pirate_port[Cove].at[1]"', 'path = "rules:rounds"'), "knob[0].range",
+     "two finite integers"),
+    (('measure = "seizure_share"', 'measure = "fun"'), "target[0].measure", "one of full_route_share"),
+    (("goal = [0.5, inf]", 'goal = "lots"'), "target[0].goal", "minimise"),
+    (('strategy = ["bold", "cautious"]', 'strategy = "ev"\nskill = 2'), "seats.skill", "a throw skill"),
+    (("players = 2", "players = 7"), "rules.players", "an integer from 2 to 4"),
+    (("master_seed = 5", "master_seed = -1"), "master_seed", "a non-negative integer"),
+])
+def test_a_bad_tuning_file_is_refused_with_the_key_and_what_was_expected(change, key, expected):
+    old, new = change
+    text = BASE.replace(old, new) if new is not None else BASE.replace("[search]\n", "[search]\n" + old)
+    with pytest.raises(StudyError) as caught:
+        tuning_of(text)
+    assert caught.value.key == key and expected in caught.value.expected and caught.value.source == "toy.toml"
+
+
+def test_a_rules_knob_whose_range_breaks_the_rules_is_refused_up_front():
+    text = BASE.replace('path = "map:pirate_port[Cove].at[1]"\nrange = [12.0, 28.0]', 'path = "rules:rounds"\nrange = [0, 3]')
+    with pytest.raises(StudyError, match=r"knob\[0\]\.range: expected an integer from 1 to 50, found 0"):
+        tuning_of(text)
+
+
+def test_a_rules_choice_knob_checks_every_choice():
+    text = BASE + '\n[[knob]]\npath = "rules:pirate_targets"\nchoices = ["any_route", "gulf_only"]\n'
+    with pytest.raises(StudyError, match=r"knob\[1\]\.choices\[1\]: expected one of any_route, full_route"):
+        tuning_of(text)
+
+
+def test_the_command_prints_one_located_line_and_exits_2_for_a_bad_file(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BASE.replace("range = [12.0, 28.0]", "range = [12.0]"))
+    assert main(["tune", str(bad), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{bad}: knob[0].range: expected [low, high]" in err[0]
+
+
+# -- knob paths --------------------------------------------------------------------------------------------
+
+
+def test_paths_parse_keys_indices_and_names():
+    assert parse_path("map:pirate_port[2].at[0]").steps == ("pirate_port", 2, "at", 0)
+    assert parse_path('map:zone["North-east"].outline').steps == ("zone", Named("North-east"), "outline")
+    assert parse_path("rules:fleet[5].faces[0]").steps == ("fleet", 5, "faces", 0)
+    assert parse_path('rules:fleet["24"].faces[0]').steps == ("fleet", Named("24"), "faces", 0)  # a name of digits
+    assert str(parse_path("map:routes.somalia.north.start[1]")) == "map:routes.somalia.north.start[1]"
+    for bad in ("rounds", "game:rounds", "map:", "map:[0]", "map:a..b", "map:a[1"):
+        with pytest.raises(PathError):
+            parse_path(bad)
+
+
+def test_paths_set_and_read_back_values_of_the_map_and_rules_keeping_comments():
+    t = tuning_of(BASE)
+    docs = base_documents(t)
+    put(docs["map"], parse_path("map:pirate_port[Cove].at[1]"), 23.5)
+    put(docs["map"], parse_path("map:routes.somalia.north.start[0]"), 24.0)
+    put(docs["rules"], parse_path("rules:contract_values[0]"), 31)
+    put(docs["rules"], parse_path('rules:fleet["24"].faces[0]'), 5)
+    again = {f: tomlkit.parse(tomlkit.dumps(d)) for f, d in docs.items()}
+    assert get(again["map"], parse_path("map:pirate_port[0].at")) == [20.0, 23.5]
+    assert get(again["map"], parse_path("map:routes.somalia.north.start")) == [24.0, 9.0]
+    assert get(again["rules"], parse_path("rules:contract_values"))[:2] == [31, 32]
+    assert get(again["rules"], parse_path("rules:fleet[5].faces")) == [5, 4, 4, 4, 4, 4]
+    assert get(again["rules"], parse_path("rules:rounds")) == 1  # the tuning's [rules] on the rules file
+    assert "# the lagoon is water" in tomlkit.dumps(docs["map"])
+    assert "# R3" in tomlkit.dumps(docs["rules"])
+    with pytest.raises(PathError, match="a key of routes"):
+        get(docs["map"], parse_path("map:routes.gulf.centre_line"))
+
+
+def test_add_and_factor_knobs_move_every_number_under_a_path_and_keep_integers(tmp_path):
+    text = BASE + textwrap.dedent("""
+        [[knob]]
+        path = "rules:contract_values"
+        add = [-10, 10]
+
+        [[knob]]
+        name = "wide"
+        path = "map:routes.africa.centre_line"
+        factor = [0.5, 1.5]
+        """)
+    t = tuning_of(text)
+    assert t.knobs[1].params[0][1].integer and not t.knobs[2].params[0][1].integer
+    c = build(t, {"port_y": 20.0, "rules:contract_values": -4, "wide": 1.1}, tmp_path)
+    assert tomlkit.parse((tmp_path / "rules.toml").read_text())["contract_values"][:3] == [26, 28, 30]
+    assert tomlkit.parse(c.map_path.read_text())["routes"]["africa"]["centre_line"] == [[5.5, 3.3], [5.5, 40.7]]
+    assert c.rejected.startswith("map check: ")  # the line's north end now lies off the 40 cm board
+
+
+# -- geometric knobs ---------------------------------------------------------------------------------------
+
+
+def test_moving_a_land_by_name_moves_its_outline_and_holes():
+    doc = tomlkit.parse(TINY.read_text())
+    isle = get(doc, parse_path("map:land[Isle]"))
+    apply(isle, "move", 1.5, axis="dx")
+    apply(isle, "move", -2.0, axis="dy")
+    assert isle["outline"][0] == [11.5, 8.0] and isle["holes"][0][0] == [14.5, 16.0]
+
+
+def test_scaling_a_zone_and_rotating_a_point_about_a_centre():
+    from shapely import Polygon
+
+    doc = tomlkit.parse(TINY.read_text())
+    zone = get(doc, parse_path("map:zone[North-east]"))
+    apply(zone, "scale", 0.5)
+    assert Polygon(zone["outline"]).area == pytest.approx(9 * 6 / 4)
+    assert Polygon(zone["outline"]).centroid.coords[0] == pytest.approx((24.5, 36.0))
+    port = get(doc, parse_path("map:pirate_port[Cove].at"))
+    apply(port, "rotate", 90.0, about=(20.0, 10.0))
+    assert list(port) == pytest.approx([10.0, 10.0])
+    start = get(doc, parse_path("map:routes.somalia.centre_line[1]"))
+    apply(start, "move", 2.0, heading=180.0)
+    assert list(start) == pytest.approx([23.0, 37.0])
+
+
+def test_buffering_an_outline_grows_it_and_shrinks_its_holes_and_a_split_is_refused():
+    from shapely import Polygon
+
+    doc = tomlkit.parse(TINY.read_text())
+    isle = get(doc, parse_path("map:land[Isle]"))
+    apply(isle, "buffer", 1.0)
+    assert Polygon(isle["outline"]).area == pytest.approx(12 * 22)
+    assert Polygon(isle["holes"][0]).area == pytest.approx(2 * 2)
+    rock = get(doc, parse_path("map:land[Rock]"))
+    with pytest.raises(ShapeError, match="leaves nothing"):
+        apply(rock, "buffer", -2.0)
+    apply(rock, "buffer", 3.0, board=(30.0, 40.0))  # land grown past the board's edge is cut at the edge
+    assert Polygon(rock["outline"]).bounds == pytest.approx((10.0, 32.0, 20.0, 40.0))
+
+
+def test_a_geometric_knob_turns_into_dx_and_dy_parameters():
+    text = BASE + textwrap.dedent("""
+        [[knob]]
+        name = "isle"
+        feature = "map:land[Isle]"
+        op = "move"
+        dx = [-1.0, 1.0]
+        dy = [-1.0, 1.0]
+        """)
+    assert [p.name for p in tuning_of(text).params] == ["port_y", "isle.dx", "isle.dy"]
+    with pytest.raises(StudyError, match=r"knob\[1\]\.factor: expected a key of op move"):
+        tuning_of(text.replace("dy = [-1.0, 1.0]", "factor = [1, 2]"))
+
+
+# -- candidates --------------------------------------------------------------------------------------------
+
+
+def test_a_pirate_port_moved_out_to_sea_is_rejected_by_the_map_check_with_its_reason(tmp_path):
+    text = BASE.replace('name = "port_y"\npath = "map:pirate_port[Cove].at[1]"\nrange = [12.0, 28.0]',
+                        'name = "port_x"\npath = "map:pirate_port[Cove].at[0]"\nrange = [20.0, 27.0]')
+    t = tuning_of(text)
+    ok = build(t, {"port_x": 21.0}, tmp_path / "ok")
+    assert ok.rejected == "" and ok.rules["players"] == 2
+    far = build(t, {"port_x": 26.0}, tmp_path / "far")
+    assert far.rejected.startswith("map check: map.toml:")
+    assert "pirate_port[0].at: expected a port on or within 2 cm of a coast" in far.rejected
+    assert "out at sea 6.0 cm from the coast" in far.rejected
+
+
+def test_a_rejected_candidate_is_recorded_never_played(tmp_path):
+    text = BASE.replace('path = "map:pirate_port[Cove].at[1]"\nrange = [12.0, 28.0]',
+                        'path = "map:pirate_port[Cove].at[0]"\nrange = [20.0, 29.0]')
+    t = tuning_of(text.replace("trials = 6", "trials = 4"))
+    fake = Toy(lambda v: 0.6)
+    result = run_search(t, tmp_path, fake)
+    rejected = [r for r in result.trials if r.rejected]
+    assert rejected and all(r.values["port_y"] > 22.0 for r in rejected)
+    assert all("within 2 cm of a coast" in r.rejected for r in rejected)
+    assert {n for n, _ in fake.calls} == {r.number for r in result.trials if not r.rejected}
+
+
+# -- racing and the search, on a toy objective -------------------------------------------------------------
+
+
+class Toy:
+    """A fake evaluator: the target's value is `f(params)`, its 95% interval +-0.2/sqrt(games), no games."""
+
+    def __init__(self, f) -> None:
+        self.f, self.calls = f, []
+
+    def evaluate(self, jobs, games):
+        out = {}
+        for n, candidate in jobs:
+            self.calls.append((n, games))
+            values, half = self.f(candidate.values), 0.2 / math.sqrt(games)
+            out[n] = tuple(Estimate(v, v - half, v + half, games)
+                           for v in (values if isinstance(values, tuple) else (values,)))
+        return out
+
+
+def test_a_clearly_worse_candidate_stops_at_the_first_rung(tmp_path):
+    t = tuning_of(BASE)  # seizure_share >= 0.5; the toy's value is port_y / 40
+    toy = Toy(lambda v: v["port_y"] / 40)
+    trials = {0: (None, SimpleNamespace(params={"port_y": 24.0})), 1: (None, SimpleNamespace(params={"port_y": 12.0}))}
+    result = _race_batch(t, tmp_path, toy, trials, previous=[])
+    assert (result[0].games, result[1].games) == (16, 4)  # 0.6 +- 0.1 is surely in the goal, 0.3 +- 0.1 surely not
+    assert toy.calls == [(0, 4), (1, 4), (0, 16)]
+
+
+def test_successive_halving_keeps_the_best_share_of_a_batch_after_each_rung(tmp_path):
+    t = tuning_of(BASE.replace("startup = 2", "startup = 2\nkeep = 0.5"))
+    toy = Toy(lambda v: v["port_y"] / 40)  # at 4 games: 0.5 +- 0.1 and 0.475 +- 0.1, neither surely beaten
+    trials = {0: (None, SimpleNamespace(params={"port_y": 19.0})), 1: (None, SimpleNamespace(params={"port_y": 20.0}))}
+    result = _race_batch(t, tmp_path, toy, trials, previous=[])
+    assert (result[0].games, result[1].games) == (4, 16)
+    with pytest.raises(StudyError, match="search.keep"):
+        tuning_of(BASE.replace("startup = 2", "startup = 2\nkeep = 0"))
+
+
+def test_racing_stops_only_what_another_candidate_surely_beats():
+    t = tuning_of(BASE)
+    good = Scored(0, 4, (Estimate(0.6, 0.55, 0.65, 4),))  # inside the goal, surely
+    bad = Scored(1, 4, (Estimate(0.2, 0.1, 0.3, 4),))  # surely outside: loss at least 0.2
+    unsure = Scored(2, 4, (Estimate(0.45, 0.3, 0.6, 4),))  # might reach the goal
+    assert surely_beaten(bad, [good, bad, unsure], t.targets, single=True)
+    assert not surely_beaten(unsure, [good, bad, unsure], t.targets, single=True)
+    assert not surely_beaten(good, [good, bad, unsure], t.targets, single=True)
+    assert [s.number for s in front([good, bad, unsure], t.targets)] == [0]
+
+
+def test_a_search_is_deterministic_given_its_seed_and_counts_the_games_stopping_saved(tmp_path):
+    t = tuning_of(BASE)
+    runs = []
+    for name in ("a", "b"):
+        toy = Toy(lambda v: v["port_y"] / 40)
+        result = run_search(t, tmp_path / name, toy)
+        runs.append([(r.number, r.values, r.scored) for r in result.trials])
+    assert runs[0] == runs[1] and len(runs[0]) == 6
+    stopped = [s for s in result.played if s.games == 4]
+    assert stopped and result.games_saved == 12 * len(stopped)
+    assert result.games_spent == sum(s.games for s in result.played) == 6 * 16 - result.games_saved
+    assert result.chosen(t).games == 16 and result.chosen(t).estimates[0].value >= 0.5
+
+
+def test_nsga2_finds_a_front_of_two_conflicting_targets_and_is_deterministic(tmp_path):
+    text = BASE.replace("[search]\n", '[search]\nsampler = "nsga2"\n') + textwrap.dedent("""
+        [[target]]
+        measure = "game_length"
+        goal = "minimise"
+        """)
+    t = tuning_of(text)
+    runs = []
+    for name in ("a", "b"):  # the port high up raises the first target and the second: they conflict
+        result = run_search(t, tmp_path / name, Toy(lambda v: (v["port_y"] / 40, v["port_y"] / 10)))
+        runs.append([(r.number, r.values, r.scored) for r in result.trials])
+    assert runs[0] == runs[1]
+    played = sorted(result.trial(s.number).values["port_y"] for s in result.complete)
+    front = sorted(result.trial(s.number).values["port_y"] for s in result.front(t))
+    # below 20 cm each port trades one target for the other; above, only the lowest meets the first for least
+    assert front == [y for y in played if y < 20.0] + [min(y for y in played if y >= 20.0)] and len(front) >= 2
+
+
+def fake_search(out: str, pause: float) -> None:
+    """Run the toy search in `out`, pausing in every evaluation (a subprocess the test kills)."""
+    toy = Toy(lambda v: v["port_y"] / 40)
+    slow = toy.evaluate
+
+    def evaluate(jobs, games):
+        time.sleep(pause)
+        return slow(jobs, games)
+
+    toy.evaluate = evaluate
+    result = run_search(tuning_of(BASE.replace("trials = 6", "trials = 8")), Path(out), toy)
+    Path(out, "result.json").write_text(json.dumps(
+        [[r.number, r.values, r.rejected, r.scored and [r.scored.games, r.scored.estimates[0].as_list()]]
+         for r in result.trials]))
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def test_a_search_killed_with_sigkill_resumes_to_the_result_of_an_uninterrupted_one(tmp_path):
+    code = f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import test_tune as t; " \
+           f"t.fake_search(sys.argv[1], float(sys.argv[2]))"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([PYTHON, "-c", code, str(tmp_path / "whole"), "0"], check=True, env=env, cwd=ROOT)
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([PYTHON, "-c", code, str(killed), "0.3"], env=env, cwd=ROOT, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not list((killed / "trials").glob("0003")):
+        time.sleep(0.05)
+    time.sleep(0.2)  # mid-batch: batch 1's candidates are built, some rungs played
+    _kill_group(proc)
+    import optuna
+
+    states = [t.state.name for t in optuna.load_study(study_name="tune", storage=f"sqlite:///{killed / 'optuna.db'}")
+              .get_trials(deepcopy=False)]
+    assert "RUNNING" in states and not (killed / "result.json").exists()  # killed inside a batch
+    subprocess.run([PYTHON, "-c", code, str(killed), "0"], check=True, env=env, cwd=ROOT)
+    assert json.loads((killed / "result.json").read_text()) == json.loads((tmp_path / "whole" / "result.json").read_text())
+
+
+# -- the whole pipeline, with real games -------------------------------------------------------------------
+
+REAL = BASE.replace("trials = 6", "trials = 2").replace("rungs = [4, 16]", "rungs = [2, 3]") \
+    .replace("games = 4", "games = 2")
+
+
+def test_a_real_tuning_writes_the_chosen_files_report_and_figure_and_a_rerun_plays_nothing(tmp_path):
+    spec = tmp_path / "real.toml"
+    spec.write_text(REAL)
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = [PYTHON, "-m", "somaliland.cli.main", "tune", str(spec), "--out", str(out), "--workers", "2", "--json"]
+    first = json.loads(subprocess.run(run, check=True, env=env, cwd=ROOT, capture_output=True, text=True).stdout)
+    assert first["played_now"] == first["search_games"] + first["validation_games"] == 2 * 3 + 2 * 2
+    second = json.loads(subprocess.run(run, check=True, env=env, cwd=ROOT, capture_output=True, text=True).stdout)
+    assert second["played_now"] == 0 and second["values"] == first["values"]
+    assert json.dumps(second["validation"]) == json.dumps(first["validation"])
+    from somaliland.map import problems
+
+    chosen = out / "chosen" / "map.toml"
+    assert problems(chosen) == []
+    head = chosen.read_text().splitlines()
+    assert head[0] == "#:schema ./map.schema.json" and head[1].startswith(f"# Tuned by `somaliland tune {spec}`")
+    assert (out / "chosen" / "rules.toml").read_text().startswith("# Tuned by")
+    report = (out / "report.md").read_text()
+    assert "## Before and after, on fresh seeds" in report and "## The Pareto front" in report
+    assert (out / "front.png").stat().st_size > 1000
+    assert main(["study", "replay", str(out / "trials" / "0000"), "--cell", "0", "--game", "1"]) == 0
+
+
+def test_a_tuning_folder_refuses_another_tuning_and_a_second_run_at_once(tmp_path):
+    from somaliland.tune.run import _open_folder
+
+    lock = _open_folder(tuning_of(BASE), BASE, tmp_path)
+    with pytest.raises(StudyError, match="in use by another run"):
+        _open_folder(tuning_of(BASE), BASE, tmp_path)
+    lock.close()
+    _open_folder(tuning_of(BASE.replace("trials = 6", "trials = 9")), BASE, tmp_path).close()  # more trials: the same
+    with pytest.raises(StudyError, match="fingerprint: expected the folder of the same tuning"):
+        _open_folder(tuning_of(BASE.replace("range = [12.0, 28.0]", "range = [12.0, 27.0]")), BASE, tmp_path)

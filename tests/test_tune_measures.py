@@ -1,0 +1,79 @@
+"""The tuning's balance measures on hand-made result tables (known values), and the raid-turn columns."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+
+from somaliland.study.stats import ratio_ci
+from somaliland.study.tables import _pirate_turns
+from somaliland.tune.measures import Games, estimate
+
+
+def games_of(contracts=(), players=(), games=None, n=2, captures=()):
+    games = games or [{"game": g, "players": 2, "throws": 10 + 2 * g, "turns": 6, "turns_full_at_sea": 4,
+                       "turns_full_at_sea_seized": 2 + g} for g in range(n)]
+    return Games(pd.DataFrame(list(players)), pd.DataFrame(list(contracts)), pd.DataFrame(list(captures)),
+                 pd.DataFrame(games))
+
+
+def contract(game, full, fulfilled=False, value=40, points=0.0, ransom=0.0, ships=1):
+    return {"game": game, "full_route": full, "fulfilled": fulfilled, "value": value, "points": points,
+            "ransom": ransom, "ships": ships}
+
+
+def test_ratio_ci_treats_games_as_the_units():
+    r, low, high = ratio_ci([1, 2], [2, 2])
+    half = 1.959963984540054 * math.sqrt(0.5) / (2 * math.sqrt(2))
+    assert (r, low, high) == pytest.approx((0.75, 0.75 - half, 0.75 + half))
+    assert math.isnan(ratio_ci([0, 0], [0, 0])[0])
+
+
+def test_shares_of_contracts_and_turns():
+    g = games_of([contract(0, True, True), contract(0, False), contract(1, True), contract(1, True, True)])
+    assert estimate("full_route_share", g, {}).value == pytest.approx(0.75)
+    assert estimate("fulfilment", g, {}).value == pytest.approx(0.5)
+    assert estimate("fulfilment", g, {"route": "full"}).value == pytest.approx(2 / 3)
+    assert estimate("fulfilment", g, {"route": "half"}).value == 0.0
+    assert estimate("seizure_share", g, {}).value == pytest.approx(5 / 8)
+    assert estimate("game_length", g, {}).value == 11.0
+    k = games_of(captures=[{"game": 0}, {"game": 0}, {"game": 1}])
+    assert estimate("seizures_per_turn", k, {}).value == pytest.approx(3 / 12)
+
+
+def test_seat_advantage_strategy_spread_scores_and_ransoms():
+    rows = [{"game": g, "order": o, "seat": o, "strategy": s, "win_share": w, "points": p, "full": f, "half": h,
+             "ransom": r}
+            for g in range(4) for o, s, w, p, f, h, r in ((0, "bold", 1.0, 20.0, 30, 0, 10), (1, "ev", 0.0, 5.0, 0, 10, 0))]
+    g = games_of(players=rows, n=4)
+    assert estimate("seat_advantage", g, {}).value == pytest.approx(0.5)
+    assert estimate("strategy_spread", g, {}).value == pytest.approx(1.0)
+    assert estimate("mean_score", g, {}).value == pytest.approx(12.5)
+    assert estimate("mean_score", g, {"strategy": "ev"}).value == pytest.approx(5.0)
+    assert estimate("ransom_share", g, {}).value == pytest.approx(40 / (4 * 35))
+
+
+def test_the_crossover_is_where_the_fitted_net_points_of_the_two_routes_meet():
+    rows = []
+    for game in range(20):
+        for v in (30, 40, 50, 60):
+            rows.append(contract(game, True, value=v, points=float(v), ransom=40.0))  # full nets v - 40
+            rows.append(contract(game, False, value=v, points=v / 2, ransom=15.0))  # half nets v/2 - 15
+    e = estimate("crossover_value", games_of(rows, n=20), {})
+    assert (e.value, e.low, e.high) == pytest.approx((50.0, 50.0, 50.0))
+    only_full = estimate("crossover_value", games_of([r for r in rows if r["full_route"]], n=20), {})
+    assert math.isnan(only_full.value)
+
+
+def test_raid_turns_count_full_value_ships_at_sea_and_seizures():
+    world = SimpleNamespace(route=lambda name: SimpleNamespace(full_value=name == "somalia"))
+    events = [{"kind": "deal"}, {"kind": "turn"}, {"kind": "launched", "ship": "a", "route": "somalia"},
+              {"kind": "launched", "ship": "b", "route": "africa"}, {"kind": "seized", "ship": "a"},
+              {"kind": "turn"},  # a is held: no full-value ship at sea
+              {"kind": "turn"}, {"kind": "throw", "ship": "a"},  # thrown again: at sea, not seized
+              {"kind": "turn"}, {"kind": "arrived", "ship": "a"},
+              {"kind": "fulfilled"}, {"kind": "round_end"}, {"kind": "final"}]
+    assert _pirate_turns(events, world) == {"turns": 4, "turns_full_at_sea": 2, "turns_full_at_sea_seized": 1}
