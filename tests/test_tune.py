@@ -122,7 +122,7 @@ def test_a_rules_knob_whose_range_breaks_the_rules_is_refused_up_front():
 
 def test_a_rules_choice_knob_checks_every_choice():
     text = BASE + '\n[[knob]]\npath = "rules:pirate_targets"\nchoices = ["any_route", "gulf_only"]\n'
-    with pytest.raises(StudyError, match=r"knob\[1\]\.choices\[1\]: expected one of any_route, full_route"):
+    with pytest.raises(StudyError, match=r"knob\[1\]\.choices\[1\]: expected one of full_route, any_route"):
         tuning_of(text)
 
 
