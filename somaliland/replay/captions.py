@@ -26,14 +26,21 @@ def where(story: Story, index: int) -> list[str]:
 
 def news(story: Story, step: Step, done: bool) -> list[tuple[str, str]]:
     """Return (event kind, sentence) for what came just before the step and, once its motion is `done`, what
-    followed it, in record order."""
-    events = step.prelude
-    if done:
-        rest = ({"kind": "throw", "ship": step.ship, "result": {"moved": list(step.moved)}},) if step.moved else ()
-        events = events + rest + step.events
-    return [(str(e.get("kind")), text) for e in events if (text := sentence(e, story.names))]
+    followed it (`outcome`), in record order."""
+    return _told(story, step.prelude) + (outcome(story, step) if done else [])
+
+
+def outcome(story: Story, step: Step) -> list[tuple[str, str]]:
+    """Return (event kind, sentence) for how a step ended: the launch, where its die came to rest, what followed."""
+    rest = ({"kind": "throw", "ship": step.ship, "result": {"moved": list(step.moved)}},) if step.moved else ()
+    launch = tuple(e for e in step.events if e.get("kind") == "launched")
+    return _told(story, launch + rest + tuple(e for e in step.events if e.get("kind") != "launched"))
 
 
 def happened(story: Story, step: Step, done: bool) -> list[str]:
     """Return the sentences of `news`: what came just before the step and, once `done`, what it did."""
     return [text for _, text in news(story, step, done)]
+
+
+def _told(story: Story, events) -> list[tuple[str, str]]:
+    return [(str(e.get("kind")), text) for e in events if (text := sentence(e, story.names))]
