@@ -24,7 +24,7 @@ VALUE_BINS = (30, 40, 48, 56, 65)  # contract values (R3: 30..64) in four bands 
 OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#F0E442", "#000000")
 HATCHES = ("", "//", "..", "xx", "\\\\", "++", "oo", "--")  # a seat's or series' pattern, in order
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
-MIN_CONTRACTS = 10  # a value band with fewer contracts on a route gets no point: too few to estimate
+MIN_CONTRACTS = 10  # a value band with fewer contracts on a route is drawn hollow: too few to lean on
 CI_NOTE = "bars and whiskers: 95% intervals"
 
 
@@ -238,17 +238,21 @@ def routes_by_value(contracts, games, path: Path) -> int:
             xs, stats, counts = [], [], []
             for i, band in enumerate(bands):
                 values = group[group.band == band].net
-                if len(values) >= MIN_CONTRACTS:
+                if len(values):
                     xs.append(i + shift)
                     stats.append(mean_ci(values))
                     counts.append(len(values))
             if not xs:
                 continue
-            ax.errorbar(xs, [s[0] for s in stats], yerr=_errors(stats), marker=marker, capsize=3, color=colour,
-                        label=f"{kind_title(g, bool(full))}\n({len(group)} contracts)")
-            for x, (m, lo, hi), count in zip(xs, stats, counts):  # a zero-width interval: every contract alike
-                ax.annotate(f"n={count}" + (f", all {m:g}" if lo == hi else ""), (x, hi if math.isfinite(hi) else m),
-                            textcoords="offset points", xytext=(0, 4), ha="center", fontsize=6, color=colour)
+            ax.plot(xs, [s[0] for s in stats], color=colour, linewidth=1.2,
+                    label=f"{kind_title(g, bool(full))}\n({len(group)} contracts)")
+            for x, stat, count in zip(xs, stats, counts):
+                m, lo, hi = stat
+                ax.errorbar([x], [m], yerr=_errors([stat]), marker=marker, capsize=3, color=colour,
+                            mfc=colour if count >= MIN_CONTRACTS else "white")
+                ax.annotate(f"n={count}" + (f", all {m:g}" if lo == hi else ""),  # zero width: every contract alike
+                            (x, hi if math.isfinite(hi) else m), textcoords="offset points", xytext=(0, 4),
+                            ha="center", fontsize=6, color=colour)
         ax.set_xticks(range(len(bands)), bands)
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_xlabel("contract value (R3, points)")
@@ -258,9 +262,11 @@ def routes_by_value(contracts, games, path: Path) -> int:
     for ax in axes[0]:  # one legend for all panels: a route missing from the last panel is still named
         for handle, text in zip(*ax.get_legend_handles_labels()):
             shown.setdefault(text.split("\n")[0], (handle, text))
+    shown["hollow"] = (plt.Line2D([], [], color="grey", marker="o", mfc="white", ls=""),
+                       f"hollow: fewer than {MIN_CONTRACTS} contracts")
     axes[0][-1].legend(*zip(*shown.values()), loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
-    fig.suptitle(f"{kind_name(games, False)} vs {kind_name(games, True)}: net points per contract, {CI_NOTE}; "
-                 f"bands with fewer than {MIN_CONTRACTS} contracts left out", fontsize=10)
+    fig.suptitle(f"{kind_name(games, False)} vs {kind_name(games, True)}: net points per contract, {CI_NOTE}",
+                 fontsize=10)
     _save(fig, path)
     return _games(frame)
 
