@@ -149,6 +149,37 @@ def test_top_down_draws_a_round(record, tmp_path, capsys):
     assert "round 2 from above" in capsys.readouterr().out
 
 
+def test_top_down_marks_a_seizure_where_taken_with_its_port_and_draws_no_haul_across_land(record, tmp_path,
+                                                                                         monkeypatch):
+    import matplotlib.figure
+
+    from somaliland.replay.topdown import RELEASED, SEIZED, draw_round
+
+    story = load_story(record)
+    raids = [(step, e) for step in story.steps for e in step.events if e["kind"] == "seized"]
+    assert raids, "the fixture game should have a seizure"
+    round_ = raids[0][0].round
+    drawn = {}
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", lambda fig, *a, **k: drawn.setdefault("fig", fig))
+    draw_round(story, round_, tmp_path / "round.png")
+    ax = drawn["fig"].axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert SEIZED[2] in labels and RELEASED[2] in labels
+    texts = {t.get_text() for t in ax.texts}
+    ports = {p.name: np.array(p.point) * 100 for p in story.world.pirate_ports}
+    for step, event in raids:
+        if step.round != round_:
+            continue
+        assert f"to {event['port']}" in texts
+        taken = np.array(step.before[event["ship"]][:2]) * 100
+        for line in ax.lines:  # no straight line from where the ship was taken to where it was set down
+            xy = line.get_xydata()
+            if len(xy) == 2:
+                ends = sorted(np.linalg.norm(xy - taken, axis=1))
+                assert not (ends[0] < 0.01 and np.linalg.norm(xy[np.argmax(np.linalg.norm(xy - taken, axis=1))]
+                                                              - ports[event["port"]]) < 3.0)
+
+
 @pytest.mark.parametrize("argv, message", [
     (["-o", "x.avi", "--round", "1"], "the output must end in .gif, .mp4, .png"),
     (["-o", "x.gif", "--round", "1", "--fps", "0"], "--fps must lie in 1..120"),

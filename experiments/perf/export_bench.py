@@ -3,13 +3,15 @@
     PYTHONPATH=TREE python experiments/perf/export_bench.py RECORD --round 2 --turn 3 -o /tmp/x.gif [--size 960x720]
 
 Run from /tmp with PYTHONPATH naming the tree to measure (this one, or an older commit's worktree), so the
-same script times old and new code alike. Prints one line: frames, wall and CPU seconds, frames per second,
-peak resident memory of this process and of its children (ffmpeg, for an MP4).
+same script times old and new code alike. Prints one line: frames, wall and CPU seconds, frames per second
+(of wall time, and per CPU second of this process: the machine is shared), peak resident memory of this
+process and of its children (ffmpeg, for an MP4), the file's size and the load average.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import time
 from pathlib import Path
@@ -37,8 +39,8 @@ def main() -> None:
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"{args.output.name}: {frames} frames of {width}x{height} in {wall:.1f} s wall, {cpu:.1f} s CPU: "
-          f"{frames / wall:.1f} frames/s; peak memory {own:.0f} MB (children {children:.0f} MB); "
-          f"file {args.output.stat().st_size / 1e6:.1f} MB")
+          f"{frames / wall:.1f} frames/s ({frames / cpu:.1f} per CPU second); peak memory {own:.0f} MB (children "
+          f"{children:.0f} MB); file {args.output.stat().st_size / 1e6:.1f} MB; load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

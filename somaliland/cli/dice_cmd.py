@@ -86,7 +86,7 @@ def plot(result, path: str) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 3.8), dpi=120)
-    labels = [f"{n}\n({v} pips)" for n, v in zip(("+x", "-x", "+y", "-y", "+z", "-z"), result.faces)]
+    labels = [f"{n}\n({v} pip{'s' * (v != 1)})" for n, v in zip(("+x", "-x", "+y", "-y", "+z", "-z"), result.faces)]
     freqs = result.frequencies
     err = [[max(0.0, f - lo) for f, (lo, _) in zip(freqs, result.intervals)],
            [max(0.0, hi - f) for f, (_, hi) in zip(freqs, result.intervals)]]

@@ -43,7 +43,7 @@ class Panel:
 
     def __init__(self, width: int, height: int) -> None:
         self.width, self.height = width, height
-        self.size = max(8, round(height / 46))
+        self.size = max(8, round(height / 52))
         self.line = round(self.size * 1.3)
         self.pad = max(4, self.size // 2)
         self.foot = 2 * self.line + self.pad  # room kept for the clocks
