@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup clean xvfb
+.PHONY: run test setup clean xvfb chromium
 
 # constraints.txt pins every package to the versions the results were pinned with (README, Determinism).
 $(STAMP): pyproject.toml constraints.txt
@@ -22,7 +22,17 @@ xvfb:
 	      || echo "make: could not install xvfb (offline?): the GUI replay tests will be skipped"; \
 	  else echo "make: xvfb-run is missing and we are not root: the GUI replay tests will be skipped"; fi; }
 
-setup: $(STAMP) xvfb
+# The HTML replay's browser test drives Debian's Chromium with Playwright (no `playwright install`: it would
+# download a browser of its own): install chromium when it is missing and we may (root with apt-get);
+# otherwise say so and go on: that test then skips itself.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } \
+	      || echo "make: could not install chromium (offline?): the HTML replay's browser test will be skipped"; \
+	  else echo "make: chromium is missing and we are not root: the HTML replay's browser test will be skipped"; fi; }
+
+setup: $(STAMP) xvfb chromium
 
 ## Quick start 1: set up and play a whole 4-player game on the default board, keeping its record.
 run: $(STAMP)
@@ -30,7 +40,7 @@ run: $(STAMP)
 	$(BIN)/somaliland play --players 4 --seed 7 --record out/game.jsonl
 
 ## Quick start 2: set up and run the whole test suite.
-test: $(STAMP) xvfb
+test: $(STAMP) xvfb chromium
 	$(BIN)/python -m pytest -q
 
 clean:

@@ -1,5 +1,6 @@
-"""Offscreen export: the right number of frames for a turn, dice drawn where the record left them, the
-top-down view, and clear refusals of bad options."""
+"""Offscreen export: the right number of frames for a turn at the right pace, dice drawn where the record
+left them, captions beside the board and never over it, clocks that run on, the top-down view, and clear
+refusals of bad options."""
 
 import json
 
@@ -8,10 +9,12 @@ import pytest
 from replay_fixtures import lines, record_game
 
 from somaliland.cli.main import main
-from somaliland.replay.camera import overview, project, projection
-from somaliland.replay.export import BOARD_WINDOW
+from somaliland.replay.camera import project, projection
+from somaliland.replay.export import Frame, board_camera, board_size, clocks
+from somaliland.replay.overlay import PANEL_RGB
 from somaliland.replay.story import load_story
 from somaliland.replay.textures import player_rgb
+from somaliland.replay.writers import gif_delays
 
 FPS, HOLD = 20, 0.25  # 5 frames hold each outcome
 
@@ -54,6 +57,42 @@ def test_a_turn_exports_as_a_gif_with_one_frame_per_sample_and_hold(record, tmp_
     assert want > 20
     assert frames.shape == (want, 144, 192, 3)
     assert f"{want} frames" in capsys.readouterr().out
+    assert sum(gif_durations(out)) == round(1000 * want / FPS)  # at 20 fps: 50 ms a frame, exactly
+
+
+def gif_durations(path):
+    """Return each frame's delay (ms) as the GIF file says."""
+    from PIL import Image
+
+    image, delays = Image.open(path), []
+    for k in range(image.n_frames):
+        image.seek(k)
+        delays.append(image.info["duration"])
+    return delays
+
+
+def test_gif_delays_keep_the_frame_rate_on_the_running_clock():
+    # 30 fps: frames start at 0, 3.33, 6.67, 10 cs, rounded: 0, 3, 7, 10 (not 3 cs each, which plays 10% fast)
+    assert gif_delays(3, 30) == [3, 4, 3]
+    assert sum(gif_delays(300, 30)) == 1000 and set(gif_delays(300, 30)) == {3, 4}
+    assert gif_delays(4, 25) == [4, 4, 4, 4]
+
+
+def test_a_30_fps_gif_plays_at_30_fps(record, tmp_path):
+    out = tmp_path / "turn.gif"
+    assert main(["replay", str(record), "--round", "1", "--turn", "1", "-o", str(out), "--fps", "30", "--hold",
+                 "0.5", "--size", "160x96"]) == 0
+    delays = gif_durations(out)
+    assert len(delays) > 30 and abs(sum(delays) - 1000 * len(delays) / 30) <= 5
+
+
+def test_the_video_clock_runs_on_across_steps_and_the_throw_clock_is_the_throws():
+    later = Frame(step=5, t=0.5, done=False)
+    assert clocks(90, 300, 30, later, "throw", 1.25) == ["video 0:03.00 of 0:10.00   frame 91/300",
+                                                          "throw 0.50 of 1.25 s"]
+    assert clocks(299, 300, 30, Frame(6, 1.25, True), "throw", 1.25)[1] == "throw 1.25 of 1.25 s: outcome"
+    assert clocks(1830, 3600, 30, Frame(9, 0.0, True), "pirates", 0.0) == ["video 1:01.00 of 2:00.00   frame 1831/3600",
+                                                                          "pirate raid"]
 
 
 def test_an_mp4_has_the_same_frames(record, tmp_path):
@@ -76,18 +115,21 @@ def test_a_png_shows_each_die_in_its_colour_where_the_record_left_it(record, tmp
     image = iio.imread(out)
     story = load_story(record)
     board = story.steps[story.select(1)[-1]].after  # the board at the end of round 1
-    camera = overview(story.world.width, story.world.depth, width / height, window=BOARD_WINDOW)
+    camera = board_camera(story, (width, height))
+    left, _ = board_size((width, height))
+    lens = projection(left / height)
     tops = np.array([[x, y, z + story.die_size / 2] for x, y, z, *_ in board.values()])
-    pixels = project(tops, camera.view(), projection(width / height), width, height)
-    checked = 0
+    pixels = project(tops, camera.view(), lens, left, height)
     for (name, pose), (col, row) in zip(board.items(), pixels):
-        if row < 0.4 * height or row > height - 40:  # the caption box covers the top, the footer the bottom
-            continue
         assert colour_near(image, col, row, player_rgb(name.split("-")[0])), f"{name} not seen at {col:.0f},{row:.0f}"
-        checked += 1
-    assert checked >= 3
-    empty_sea = project(np.array([[0.6, 0.15, 0.0]]), camera.view(), projection(width / height), width, height)[0]
+    assert len(board) >= 3
+    empty_sea = project(np.array([[0.6, 0.15, 0.0]]), camera.view(), lens, left, height)[0]
     assert not any(colour_near(image, *empty_sea, player_rgb(c)) for c in story.colours)
+    # the captions have their own column: the board's corners all lie left of it, and it is the panel's colour
+    corners = project(np.array([[x, y, 0.0] for x in (0, story.world.width) for y in (0, story.world.depth)]),
+                      camera.view(), lens, left, height)
+    assert corners[:, 0].min() >= 0 and corners[:, 0].max() < left and 0 <= corners[:, 1].min() < corners[:, 1].max() < height
+    assert (image[height // 2, left + 2:] == PANEL_RGB).mean() > 0.5
 
 
 def colour_near(image, col, row, rgb, radius=3, tolerance=60.0):
@@ -107,12 +149,43 @@ def test_top_down_draws_a_round(record, tmp_path, capsys):
     assert "round 2 from above" in capsys.readouterr().out
 
 
+def test_top_down_marks_a_seizure_where_taken_with_its_port_and_draws_no_haul_across_land(record, tmp_path,
+                                                                                         monkeypatch):
+    import matplotlib.figure
+
+    from somaliland.replay.topdown import RELEASED, SEIZED, draw_round
+
+    story = load_story(record)
+    raids = [(step, e) for step in story.steps for e in step.events if e["kind"] == "seized"]
+    assert raids, "the fixture game should have a seizure"
+    round_ = raids[0][0].round
+    drawn = {}
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", lambda fig, *a, **k: drawn.setdefault("fig", fig))
+    draw_round(story, round_, tmp_path / "round.png")
+    ax = drawn["fig"].axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert SEIZED[2] in labels and RELEASED[2] in labels
+    texts = {t.get_text() for t in ax.texts}
+    ports = {p.name: np.array(p.point) * 100 for p in story.world.pirate_ports}
+    for step, event in raids:
+        if step.round != round_:
+            continue
+        assert f"to {event['port']}" in texts
+        taken = np.array(step.before[event["ship"]][:2]) * 100
+        for line in ax.lines:  # no straight line from where the ship was taken to where it was set down
+            xy = line.get_xydata()
+            if len(xy) == 2:
+                ends = sorted(np.linalg.norm(xy - taken, axis=1))
+                assert not (ends[0] < 0.01 and np.linalg.norm(xy[np.argmax(np.linalg.norm(xy - taken, axis=1))]
+                                                              - ports[event["port"]]) < 3.0)
+
+
 @pytest.mark.parametrize("argv, message", [
     (["-o", "x.avi", "--round", "1"], "the output must end in .gif, .mp4, .png"),
     (["-o", "x.gif", "--round", "1", "--fps", "0"], "--fps must lie in 1..120"),
     (["-o", "x.gif", "--round", "1", "--size", "100x100"], "--size must be WIDTHxHEIGHT, multiples of 16"),
+    (["-o", "x.gif", "--round", "1", "--size", "96x96"], "--size must be WIDTHxHEIGHT, multiples of 16 from 160x96"),
     (["--turn", "2", "-o", "x.gif"], "--turn needs --round"),
-    (["-o", "x.gif", "--size", "4096x4096"], "GB of memory to write: choose an .mp4"),
     (["--top-down", "x.png"], "--top-down draws one round: give --round"),
 ])
 def test_bad_options_are_one_line_errors(record, tmp_path, capsys, argv, message):
@@ -133,7 +206,7 @@ def test_a_record_without_paths_still_replays_from_rest_to_rest(record, tmp_path
     bare.write_text("".join(json.dumps(e) + "\n" for e in events))
     out = tmp_path / "bare.gif"
     assert main(["replay", str(bare), "--round", "1", "--turn", "1", "-o", str(out), "--fps", "10", "--hold", "0.1",
-                 "--size", "160x128"]) == 0
+                 "--size", "160x96"]) == 0
     throws = sum(1 for e in events if e["kind"] == "throw" and e["round"] == 1 and e["turn"] == 1)
     story = load_story(bare)
     assert f"{sum(1 for e in events if e['kind'] == 'throw')} throws without recorded paths" in story.warnings[-1]
@@ -196,5 +269,5 @@ def test_check_gives_a_record_without_paths_its_paths_back(record, tmp_path):
     round_, turn = busy_turn(record)
     out = tmp_path / "bare.gif"
     assert main(["replay", str(bare), "--round", str(round_), "--turn", str(turn), "--check", "-o", str(out),
-                 "--fps", "10", "--hold", "0.1", "--size", "160x128"]) == 0
+                 "--fps", "10", "--hold", "0.1", "--size", "160x96"]) == 0
     assert iio.imread(out, index=None).shape[0] == expected_frames(record, round_, turn, 10, 0.1)

@@ -52,7 +52,7 @@ def test_seats_answer_R7_finds_a_first_player_advantage_and_bounds_a_fair_one():
                              _cell(1, 4, 4, 1000, 250, 100, label="players=4"))
     two, four = seats_answer(players, games)
     assert two.startswith("**players=2: the first player wins more than a fair share.**") and "60.0%" in two
-    assert four.startswith("**players=4: no first-player advantage detected; any edge is under 2.8 points.**")
+    assert four.startswith("**players=4: no first-player advantage detected; any edge is under 2.8 percentage points of win rate.**")
     assert "Holm-corrected over 2 cells" in two
 
 

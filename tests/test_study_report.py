@@ -127,10 +127,15 @@ def test_win_rate_by_seat_draws_each_seat_in_its_players_colour_R1(tmp_path, mon
     assert figures.win_rate_by(pd.DataFrame(rows), "seat", "seat", tmp_path / "seat.png") == 40
     ax = drawn["fig"].axes[0]
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels == ["seat 0 (red)", "seat 1 (green)", "seat 2 (yellow)", "seat 3 (blue)"]
+    assert [label for label in labels if label.startswith("seat")] == ["seat 0 (red)", "seat 1 (green)",
+                                                                        "seat 2 (yellow)", "seat 3 (blue)"]
+    assert "fair share (1 / players)" in labels
     from matplotlib.container import BarContainer
 
     bars = [c for c in ax.containers if isinstance(c, BarContainer)]
     faces = [tuple(round(255 * c) for c in bar.patches[0].get_facecolor()[:3]) for bar in bars]
     assert faces == [PLAYER_RGB[c] for c in ("red", "green", "yellow", "blue")]
+    # told apart without colour too (red and green look alike to many): each seat has its own hatching
+    assert len({bar.patches[0].get_hatch() for bar in bars}) == 4
+    assert ax.get_ylim()[0] == 0 and ax.get_legend().get_bbox_to_anchor().x0 > ax.bbox.x1  # rates from 0, legend beside
     plt.close(drawn["fig"])

@@ -85,16 +85,18 @@ def plot(result, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 3.6), dpi=120)
-    labels = [f"{n}\n({v})" for n, v in zip(("+x", "-x", "+y", "-y", "+z", "-z"), result.faces)]
+    fig, ax = plt.subplots(figsize=(6.4, 3.8), dpi=120)
+    labels = [f"{n}\n({v} pip{'s' * (v != 1)})" for n, v in zip(("+x", "-x", "+y", "-y", "+z", "-z"), result.faces)]
     freqs = result.frequencies
     err = [[max(0.0, f - lo) for f, (lo, _) in zip(freqs, result.intervals)],
            [max(0.0, hi - f) for f, (_, hi) in zip(freqs, result.intervals)]]
-    ax.bar(labels, freqs, yerr=err, capsize=4, color="#3b7dd8", alpha=0.85)
+    ax.bar(labels, freqs, yerr=err, capsize=4, color="#0072B2", alpha=0.85, label="observed, 95% Wilson interval")
     ax.axhline(1 / 6, color="k", ls="--", lw=1, label="uniform 1/6")
-    ax.set_ylabel("frequency")
-    ax.set_title(f"{result.throws} throws, chi2 = {result.chi2:.2f}, p = {result.p_value:.3g}")
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    fig.savefig(path)
+    ax.set_xlabel("face up at rest (die axis, pips)")
+    ax.set_ylabel("share of throws")
+    ax.set_ylim(bottom=0)
+    ax.set_title(f"Face frequencies of {result.throws} throws (error bars: 95% intervals)\n"
+                 f"chi-squared = {result.chi2:.2f} on 5 degrees of freedom, p = {result.p_value:.3g}", fontsize=10)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    fig.savefig(path, bbox_inches="tight")
     plt.close(fig)

@@ -13,11 +13,13 @@ from somaliland.cli import args as types
 def register(commands: argparse._SubParsersAction) -> None:
     """Add the command to the parser."""
     p = commands.add_parser(
-        "replay", help="replay a recorded game (GUI), export a turn as GIF/MP4/PNG, or draw a round from above",
+        "replay", help="replay a recorded game (GUI), export a turn as GIF/MP4/PNG, draw a round from above, or "
+                       "write an HTML replay",
         description="Replay a game record (from `somaliland play --record`). Without -o or --top-down, opens "
                     "PyBullet's 3-D GUI on the board and plays the throws at real speed; keys: space pause, "
                     "left/right throw, up/down turn, 1-9 round, +/- speed, f follow camera, r replay, q quit. "
-                    "With -o, renders the chosen round (and turn) offscreen to a .gif, .mp4 or .png (last frame).",
+                    "With -o, renders the chosen round (and turn) offscreen to a .gif, .mp4 or .png (last frame); "
+                    "with --html, writes the whole game as one page that replays it in any browser.",
     )
     p.add_argument("record", type=Path, help="the game record (JSON Lines)")
     p.add_argument("--round", type=types.positive_int, default=None, help="the round to show (default: all)")
@@ -26,6 +28,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                    help="render offscreen to this file instead of opening the GUI: .gif, .mp4, or .png (last frame)")
     p.add_argument("--top-down", type=Path, default=None, metavar="PNG",
                    help="draw --round's ship paths over the board from above (matplotlib: .png, .svg, .pdf)")
+    p.add_argument("--html", type=Path, default=None, metavar="HTML",
+                   help="write the whole game as one self-contained HTML page that replays it in any browser "
+                        "(no server, works offline)")
     p.add_argument("--camera", choices=("overview", "follow"), default="overview",
                    help="export camera: the whole board, or following the thrown die (default overview)")
     p.add_argument("--fps", type=float, default=30.0, help="export frames per second (default 30)")
@@ -91,12 +96,17 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--top-down draws one round: give --round")
         draw_round(story, args.round, args.top_down, turn=args.turn)
         print(f"Wrote {args.top_down}: round {args.round} from above")
+    if args.html is not None:
+        from somaliland.replay.html import write_html
+
+        size = write_html(story, args.html)
+        print(f"Wrote {args.html}: {len(story.steps)} steps, {size / 1e6:.2f} MB; open it in any browser")
     if args.output is not None:
         from somaliland.replay.export import export
 
         count = export(story, args.output, steps, fps=args.fps, hold=args.hold, size=args.size, camera=args.camera)
         print(f"Wrote {args.output}: {count} frame{'s' * (count != 1)} of {len(steps)} step{'s' * (len(steps) != 1)}")
-    if args.output is None and args.top_down is None:
+    if args.output is None and args.top_down is None and args.html is None:
         from somaliland.replay.gui import replay
 
         if not 0.05 <= args.speed <= 16:

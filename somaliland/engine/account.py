@@ -1,13 +1,17 @@
 """A readable account of a game, written from its record: per round what was taken, what sailed where
-and what happened, then the final table with tie-break reasons."""
+and what happened, then the final table with tie-break reasons. Events are told in the words of `phrases`,
+the replays' captions' words too; lost moves and launches are left to the replays."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from typing import Any
 
+from somaliland.engine.phrases import Names, sentence
 from somaliland.map.model import route_title
 from somaliland.rules.fleet import COLOURS
+
+TOLD = ("arrived", "seized", "released", "grounded", "collision", "tipped", "sunk", "replaced")  # one line each, by turn
 
 
 def account(events: list[dict[str, Any]]) -> list[str]:
@@ -15,7 +19,7 @@ def account(events: list[dict[str, Any]]) -> list[str]:
     head = events[0]
     seats = head["seats"]
     routes = head["map"].get("routes", [])  # records made before route labels name routes by their keys
-    called = {r["name"]: r["label"] for r in routes}
+    names = Names.from_header(head)
     lines = [f"Somaliland, {len(seats)} players, seed {head['seed']}, map {head['map']['name']}",
              "Seats: " + ", ".join(f"{s['colour']} ({s['strategy']})" for s in seats),
              f"First player: {COLOURS[head['first_player']]}"]
@@ -25,7 +29,7 @@ def account(events: list[dict[str, Any]]) -> list[str]:
     for e in events[1:-1]:
         by_round[e["round"]].append(e)
     for number in sorted(by_round):
-        lines += ["", f"Round {number}"] + _round(by_round[number], called)
+        lines += ["", f"Round {number}"] + _round(by_round[number], names)
     final = events[-1]
     lines += ["", "Final table"]
     lines.append(f"  {'place':>5}  {'player':<7} {'points':>7} {'full':>5} {'half':>5} {'ransom':>6} {'done':>4}  why")
@@ -37,13 +41,10 @@ def account(events: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def _round(events: list[dict[str, Any]], called: dict[str, str]) -> list[str]:
-    def route(name: str) -> str:
-        return called.get(name, name)
-
+def _round(events: list[dict[str, Any]], names: Names) -> list[str]:
     out: list[str] = []
     taken: dict[int, list[str]] = defaultdict(list)
-    counts: dict[str, int] = defaultdict(int)
+    throws = 0
     for e in events:
         kind = e["kind"]
         if kind == "deal":
@@ -54,32 +55,14 @@ def _round(events: list[dict[str, Any]], called: dict[str, str]) -> list[str]:
             if taken:
                 out.append("  Contracts: " + "; ".join(f"{COLOURS[s]} {' '.join(c)}" for s, c in sorted(taken.items())))
                 taken.clear()
-            plans = ", ".join(f"{p['card']} via {route(p['route'])} ({'+'.join(p['ships'])})" for p in e["plans"])
+            plans = ", ".join(f"{p['card']} via {names.route(p['route'])} ({'+'.join(p['ships'])})" for p in e["plans"])
             out.append(f"  {COLOURS[e['seat']]} plans {plans}")
         elif kind == "throw":
-            counts["throws"] += 1
-        elif kind == "arrived":
-            out.append(f"  turn {e['turn']}: {e['ship']} arrived ({route(e['route'])}, {e['direction']}bound)")
-        elif kind == "seized":
-            partner = f", taken with {e['with_partner_of']}" if e["with_partner_of"] else ""
-            out.append(f"  turn {e['turn']}: pirates of {e['port']} seized {e['ship']}, ransom {e['ransom']}{partner}")
-        elif kind == "released":
-            out.append(f"  turn {e['turn']}: pirates of {e['port']} released {e['ship']}")
-        elif kind == "grounded":
-            out.append(f"  turn {e['turn']}: {e['ship']} ran aground")
-        elif kind == "collision":
-            out.append(f"  turn {e['turn']}: collision {e['a']} / {e['b']} (thrown: {e['causer']})")
-        elif kind == "tipped":
-            out.append(f"  turn {e['turn']}: {e['ship']} tipped over ({e['value_before']} -> {e['value_after']})")
-        elif kind == "sunk":
-            out.append(f"  turn {e['turn']}: {e['ship']} SANK for tipping {', '.join(e['tipped'])}")
-        elif kind == "replaced":
-            out.append(f"  turn {e['turn']}: {e['ship']} went off the board, put back on the board")
-        elif kind == "fulfilled":
-            out.append(f"  {COLOURS[e['seat']]} fulfilled {e['card']} via {route(e['route'])}: +{e['points']:g}")
-        elif kind == "failed":
-            out.append(f"  {COLOURS[e['seat']]} failed {e['card']}")
+            throws += 1
+        elif kind in TOLD:
+            out.append(f"  turn {e['turn']}: {sentence(e, names)}")
+        elif kind in ("fulfilled", "failed"):
+            out.append(f"  {sentence(e, names)}")
         elif kind == "round_end":
-            sheet = "; ".join(f"{COLOURS[s['seat']]} {s['points']:g}" for s in e["sheets"])
-            out.append(f"  {counts['throws']} throws. Scores: {sheet}")
+            out.append(f"  {throws} throws. {sentence(e, names)}")
     return out

@@ -1,9 +1,12 @@
-"""Replays of recorded games: the 3-D PyBullet viewer, offscreen video export and a top-down round view.
+"""Replays of recorded games: the 3-D PyBullet viewer, offscreen video export, a top-down round view and a
+self-contained HTML page.
 
 `story.load_story(path)` turns a game record into steps (throws and pirate raids) with the board before
 and after each; everything else displays those steps: `motion` (poses at a moment), `captions` (the
-overlay's words), `textures` and `table` (the 3-D scene), `camera`, `gui` (the interactive viewer),
-`export` and `overlay` (GIF, MP4, PNG), `topdown` (matplotlib), `resim` (re-simulate and check), `cursor`
-(moving through the steps) and `checks` (record fields read with the line named on any fault). Display
-libraries (pybullet, matplotlib, imageio, PIL) are imported inside the functions that draw.
+overlay's words, `engine.phrases`' sentences), `textures` and `table` (the 3-D scene), `camera`, `gui`
+(the interactive viewer), `export` with `raster` (the board warped once, the dice projected), `overlay`
+(the caption panel) and `writers` (streaming GIF, MP4, PNG), `topdown` (matplotlib), `html` with `web/`
+(the browser page), `resim` (re-simulate and check), `cursor` (moving through the steps) and `checks`
+(record fields read with the line named on any fault). Display libraries (pybullet, matplotlib, imageio,
+PIL) are imported inside the functions that draw.
 """

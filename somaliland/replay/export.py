@@ -1,8 +1,10 @@
-"""Render steps offscreen (PyBullet's TinyRenderer) and write them as a GIF, an MP4 or one PNG.
+"""Render steps offscreen and write them as a GIF, an MP4 or one PNG.
 
-Frames: each step shows its motion at `fps` (t = 0, 1/fps, ... up to the step's duration), then holds
-the board after it for `hold` seconds (round(hold * fps) frames, at least one) with what happened. Every frame shows its
-number, so no two frames are alike and a GIF keeps them all.
+Frames: each step shows its motion at `fps` (t = 0, 1/fps, ... up to the step's duration), then holds the
+board after it for `hold` seconds (round(hold * fps) frames, at least one) with what happened. A frame is
+the board (`raster`: the board's drawing warped once per camera, the dice projected cubes) beside the
+caption panel (`overlay`), whose foot shows the video's clock and the throw's. Frames are encoded as they
+are drawn (`writers`), so memory stays flat however many there are.
 """
 
 from __future__ import annotations
@@ -13,14 +15,17 @@ from pathlib import Path
 import numpy as np
 
 from somaliland.errors import UsageError
-from somaliland.replay import captions, overlay
+from somaliland.replay import captions
 from somaliland.replay.camera import Camera, follow, overview
 from somaliland.replay.motion import frame_times, poses_at
+from somaliland.replay.overlay import MUTED_RGB, PANEL_RGB, TEXT_RGB, TONES, Panel, panel_width
 from somaliland.replay.story import Story
+from somaliland.replay.textures import player_rgb
 
 FORMATS = (".gif", ".mp4", ".png")
-GIF_BYTES = 2e9  # a GIF is written from frames held in memory; an MP4 streams
-BOARD_WINDOW = (-1.0, 1.0, -1.0, 0.84)  # the board keeps below the caption's first lines
+PITCH = -66.0  # degrees: the overview looks down from the south, steep enough that the board fills its column
+TEXTURE_PX_PER_BOARD_PX = 1.5  # the board's drawing is made this much finer than it shows, for crisp warping
+FOLLOW_PX_PER_CM = 24.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,15 +47,26 @@ def plan(story: Story, steps: list[int], fps: float, hold: float) -> list[Frame]
     return frames
 
 
-def camera_for(story: Story, frame: Frame, poses: dict, aspect: float, mode: str) -> Camera:
-    """Return the camera of a frame: the overview, or one following the step's ship."""
+def board_size(size: tuple[int, int]) -> tuple[int, int]:
+    """Return the size of the board's part of a frame: all but the caption panel on the right."""
+    return size[0] - panel_width(size[0]), size[1]
+
+
+def board_camera(story: Story, size: tuple[int, int]) -> Camera:
+    """Return the overview camera: the whole board as large as it fits in the board's part of the frame."""
+    width, height = board_size(size)
+    return overview(story.world.width, story.world.depth, width / height, pitch=PITCH, margin=0.96)
+
+
+def camera_for(story: Story, frame: Frame, poses: dict, mode: str, whole: Camera) -> Camera:
+    """Return the camera of a frame: the `whole` board's, or one following the step's ship."""
     step = story.steps[frame.step]
     if mode == "follow":
         ship = step.ship or (step.events[0].get("ship") if step.events else None)
         pose = poses.get(ship) if ship else None
         if pose is not None:
             return follow(pose[0], pose[1])
-    return overview(story.world.width, story.world.depth, aspect, window=BOARD_WINDOW)
+    return whole
 
 
 def export(story: Story, out: Path, steps: list[int], *, fps: float = 30.0, hold: float = 1.0,
@@ -66,47 +82,85 @@ def export(story: Story, out: Path, steps: list[int], *, fps: float = 30.0, hold
     if not 1 <= fps <= 120 or not 0 <= hold <= 30:
         raise UsageError(f"--fps must lie in 1..120 and --hold in 0..30 s (given {fps:g}, {hold:g})")
     width, height = size
-    if not (16 <= width <= 4096 and 16 <= height <= 4096) or width % 16 or height % 16:
-        raise UsageError(f"--size must be WIDTHxHEIGHT, multiples of 16 up to 4096 (given {width}x{height})")
+    if not (160 <= width <= 4096 and 96 <= height <= 4096) or width % 16 or height % 16:
+        raise UsageError(f"--size must be WIDTHxHEIGHT, multiples of 16 from 160x96 up to 4096x4096 "
+                         f"(given {width}x{height})")
     frames = plan(story, steps, fps, hold)
     if suffix == ".png":
         frames = frames[-1:]
-    if suffix == ".gif" and len(frames) * width * height * 3 > GIF_BYTES:
-        raise UsageError(f"a GIF of {len(frames)} frames of {width}x{height} would need "
-                         f"{len(frames) * width * height * 3 / 1e9:.1f} GB of memory to write: choose an .mp4, "
-                         f"a --round and --turn, a smaller --size or a lower --fps")
-    from somaliland.replay.table import Table
-
-    with Table(story) as table:
-        images = (_picture(story, table, f, k, len(frames), width, height, camera) for k, f in enumerate(frames))
-        _write(out, images, fps)
+    film = _Film(story, size, fps, len(frames), camera)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    writer = None
+    try:
+        for k, frame in enumerate(frames):
+            picture = film.picture(k, frame)
+            if writer is None:
+                writer = _writer(out, size, fps, picture, film.exact_colours())
+            writer.append(picture)
+    finally:
+        if writer is not None:
+            writer.close()
     return len(frames)
 
 
-def _picture(story: Story, table, frame: Frame, k: int, count: int, width: int, height: int,
-             camera: str) -> np.ndarray:
-    step = story.steps[frame.step]
-    poses = poses_at(step, frame.t if not frame.done else step.duration)
-    table.show(poses)
-    image = table.render(camera_for(story, frame, poses, width / height, camera), width, height)
-    footer = f"{story.header.get('map', {}).get('name', '')}  frame {k + 1}/{count}  t = {frame.t:.3f} s"
-    return overlay.draw(image, captions.where(story, frame.step), captions.happened(story, step, frame.done),
-                        footer)
+class _Film:
+    """Draws the frames of one export: the board beside the captions, with the clocks."""
+
+    def __init__(self, story: Story, size: tuple[int, int], fps: float, count: int, camera: str) -> None:
+        from somaliland.replay.raster import Painter
+        from somaliland.units import cm
+
+        self.story, self.size, self.fps, self.count, self.camera = story, size, fps, count, camera
+        board = board_size(size)
+        px_per_cm = (FOLLOW_PX_PER_CM if camera == "follow"
+                     else TEXTURE_PX_PER_BOARD_PX * size[1] / cm(max(story.world.width, story.world.depth)))
+        self.painter = Painter(story, board, px_per_cm)
+        self.whole = board_camera(story, size)
+        self.panel = Panel(size[0] - board[0], size[1])
+        self.title = f"{story.header.get('map', {}).get('name', '')} - {Path(story.path).name}"
+        self.seats = [(c, player_rgb(c)) for c in story.colours]
+        self._captions: tuple[tuple[int, bool], object] | None = None
+
+    def picture(self, k: int, frame: Frame) -> np.ndarray:
+        """Return frame number k (0-based) as an RGB array."""
+        step = self.story.steps[frame.step]
+        poses = poses_at(step, frame.t if not frame.done else step.duration)
+        board = np.asarray(self.painter.draw(poses, camera_for(self.story, frame, poses, self.camera, self.whole)))
+        key = (frame.step, frame.done)
+        if self._captions is None or self._captions[0] != key:
+            self._captions = (key, self.panel.captions(self.title, captions.where(self.story, frame.step),
+                                                       captions.news(self.story, step, frame.done), self.seats))
+        return np.hstack([board, self.panel.clocks(self._captions[1], clocks(k, self.count, self.fps, frame,
+                                                                             step.kind, step.duration))])
+
+    def exact_colours(self) -> list[tuple[int, int, int]]:
+        """Return the colours a GIF's palette must hold exactly: the dice's and the panel's."""
+        from somaliland.replay.raster import palette_colours
+
+        return palette_colours(self.story) + [PANEL_RGB, TEXT_RGB, MUTED_RGB, *TONES.values(),
+                                              *(rgb for _, rgb in self.seats)]
 
 
-def _write(out: Path, images, fps: float) -> None:
-    """Write frames to a file by its suffix (imageio: Pillow for GIF and PNG, ffmpeg for MP4)."""
-    import imageio.v2 as imageio
-    import imageio.v3 as iio
+def clocks(k: int, count: int, fps: float, frame: Frame, kind: str, duration: float) -> list[str]:
+    """Return the clock lines of frame k of `count`: the video's time (from the first frame, never restarting)
+    and how far into its throw's recorded motion the frame is."""
+    motion = (f"throw {frame.t:.2f} of {duration:.2f} s" + (": outcome" if frame.done else "")
+              if kind == "throw" else "pirate raid")
+    return [f"video {_clock(k / fps)} of {_clock(count / fps)}   frame {k + 1}/{count}", motion]
 
-    out.parent.mkdir(parents=True, exist_ok=True)
+
+def _writer(out: Path, size: tuple[int, int], fps: float, first: np.ndarray, exact: list[tuple[int, int, int]]):
+    from somaliland.replay.writers import GifWriter, Mp4Writer, PngWriter
+
     suffix = out.suffix.lower()
-    if suffix == ".png":
-        iio.imwrite(out, next(iter(images)))
-    elif suffix == ".gif":
-        iio.imwrite(out, np.stack(list(images)), extension=".gif", duration=1000.0 / fps, loop=0)
-    else:
-        with imageio.get_writer(out, format="FFMPEG", mode="I", fps=fps, codec="libx264",
-                                pixelformat="yuv420p", macro_block_size=16) as writer:
-            for image in images:
-                writer.append_data(image)
+    if suffix == ".gif":
+        return GifWriter(out, fps, first, exact)
+    if suffix == ".mp4":
+        return Mp4Writer(out, size, fps)
+    return PngWriter(out)
+
+
+def _clock(seconds: float) -> str:
+    """Return a time as m:ss.ss."""
+    minutes, rest = divmod(seconds, 60.0)
+    return f"{int(minutes)}:{rest:05.2f}"

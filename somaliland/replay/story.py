@@ -19,6 +19,7 @@ import numpy as np
 
 from physics import Pose
 from somaliland import __version__
+from somaliland.engine.phrases import Names
 from somaliland.engine.record import RecordError, read_record
 from somaliland.errors import UsageError
 from somaliland.map.model import Map
@@ -95,6 +96,7 @@ class Story:
     owners: dict[str, int]  # ship id -> seat
     die_size: float
     steps: tuple[Step, ...]
+    names: Names  # what the header calls the seats and routes (the map's routes for older records)
     warnings: tuple[str, ...] = ()
 
     def rounds(self) -> list[int]:
@@ -173,7 +175,10 @@ def load_story(path: str | Path, world: Map | None = None) -> Story:
     if bare:
         warnings.append(f"{bare} throw{'s' * (bare != 1)} without recorded paths (played with --no-paths): "
                         f"those dice jump from rest to rest")
-    return Story(name, head.event, world, colours, faces, owners, size, tuple(builder.steps), tuple(warnings))
+    names = Names.from_header(head.event)
+    if not names.labels:
+        names = Names(colours, {r.name: r.display_name for r in world.routes}, {r.name: r.full_value for r in world.routes})
+    return Story(name, head.event, world, colours, faces, owners, size, tuple(builder.steps), names, tuple(warnings))
 
 
 def _line_numbers(path: Path) -> list[int]:

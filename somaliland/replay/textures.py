@@ -17,7 +17,15 @@ BOARD_PX_PER_CM = 16
 
 
 def board_texture(world: Map, path: Path, px_per_cm: float = BOARD_PX_PER_CM) -> Path:
-    """Draw the board with the map preview's `draw_board` onto exactly the board's rectangle; return the path."""
+    """Draw the board (`board_image`) to an image file; return the path."""
+    from PIL import Image
+
+    Image.fromarray(board_image(world, px_per_cm)).save(path)
+    return path
+
+
+def board_image(world: Map, px_per_cm: float = BOARD_PX_PER_CM) -> np.ndarray:
+    """Return the board drawn by the map preview's `draw_board` onto exactly its rectangle (RGB, north up)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -34,9 +42,10 @@ def board_texture(world: Map, path: Path, px_per_cm: float = BOARD_PX_PER_CM) ->
     ax.set_xlim(0, width)
     ax.set_ylim(0, depth)
     ax.set_axis_off()
-    fig.savefig(path, dpi=dpi)
+    fig.canvas.draw()
+    image = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()
     plt.close(fig)
-    return path
+    return image
 
 
 def player_rgb(colour: str) -> tuple[int, int, int]:

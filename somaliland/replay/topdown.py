@@ -1,21 +1,31 @@
-"""A round seen from above (matplotlib), for reports: the board as the map preview draws it, every
-ship's recorded paths in its player's colour, where each throw came to rest, and the accidents."""
+"""A round seen from above (matplotlib), for reports: the board as the map preview draws it, every ship's
+path as its die rolled (the record's 60 Hz samples; rest to rest, dash-dotted, for a record without paths),
+where each throw came to rest, the accidents, and the pirates' seizures and releases as marks of their own.
+
+A seized ship is marked where the pirates took it, labelled with the port it was taken to: a line from
+there to the port would cross land the ship never sailed. Labels the round adds are moved clear of the paths
+(adjustText); the board's own port and zone labels are drawn above the paths on a light ground.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from somaliland.replay.story import Story
+import numpy as np
+
+from somaliland.replay.story import Step, Story
 from somaliland.replay.textures import player_rgb
 
 MARKS = {  # event kind -> (marker, size, label)
     "grounded": ("^", 7, "aground"),
     "collision": ("*", 11, "collision"),
     "replaced": ("s", 6, "put back on the board"),
-    "seized": ("X", 9, "seized by pirates"),
     "sunk": ("P", 10, "sunk"),
     "arrived": ("o", 9, "arrived"),
 }
+SEIZED = ("X", 10, "seized by pirates here (label: their port)")
+RELEASED = ("D", 7, "released by pirates, set down here (D17)")
+LABEL_Z = 20  # above every path and mark
 
 
 def draw_round(story: Story, round_: int, path: Path, turn: int | None = None, dpi: int = 150) -> None:
@@ -31,32 +41,21 @@ def draw_round(story: Story, round_: int, path: Path, turn: int | None = None, d
     steps = [story.steps[i] for i in story.select(round_, turn)]
     width, depth = cm(story.world.width), cm(story.world.depth)
     x0, y0, x1, y1 = _extent(steps, width, depth)
-    fig, ax = plt.subplots(figsize=(8.0, 8.0 * (y1 - y0 + 14) / (x1 - x0 + 8)), dpi=dpi)
+    fig, ax = plt.subplots(figsize=(8.0, 8.0 * (y1 - y0 + 16) / (x1 - x0 + 8)), dpi=dpi)
     halo = draw_board(ax, story.world)
+    for text in ax.texts:  # the board's labels stay readable above the paths
+        text.set_zorder(LABEL_Z)
+        if text.get_style() != "italic":  # land names keep their own look
+            text.set_bbox(dict(boxstyle="round,pad=0.12", fc="white", ec="none", alpha=0.7))
+    labels, bare = [], False
     for step in steps:
-        for k, track in enumerate(step.tracks):
-            rgb = _rgb(story, track.name)
-            xy = track.positions[:, :2] * 100
-            ax.plot(xy[:, 0], xy[:, 1], color=rgb, lw=1.8 if k == 0 else 1.0, ls="-" if k == 0 else ":",
-                    alpha=0.95, zorder=10, path_effects=halo if k == 0 else None)
-            if k == 0:
-                ax.plot(*xy[0], marker=".", ms=5, color=rgb, zorder=11)
+        bare |= _paths(ax, story, step)
         if step.ship and step.ship in step.after:
             x, y = step.after[step.ship][:2]
-            ax.plot(cm(x), cm(y), marker="s", ms=4.5, color=_rgb(story, step.ship), mec="black", mew=0.6, zorder=12)
-        for event in step.events:
-            _mark(ax, story, step, event)
-    for seat, colour in enumerate(story.colours):
-        ax.plot([], [], color=_rgb(story, f"{colour}-"), lw=2, label=f"{colour} (seat {seat})")
-    colours = route_colours(story.world)
-    for route in story.world.routes:
-        ax.plot([], [], color=colours[route.name], lw=1.4, ls=ROUTE_DASH, label=f"route: {route.title}")
-    ax.plot([], [], color="grey", lw=1, ls=":", label="pushed by a collision")
-    ax.plot([], [], ls="", marker="s", ms=5, color="grey", mec="black", label="rest after its throw")
-    for kind in MARKS:
-        marker, size, label = MARKS[kind]
-        ax.plot([], [], ls="", marker=marker, ms=size * 0.8, color="white", mec="black", label=label)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.06), ncol=4, fontsize=7, frameon=False)
+            ax.plot(cm(x), cm(y), marker="s", ms=4.5, color=_rgb(step.ship), mec="black", mew=0.6, zorder=12)
+        for event in step.prelude + step.events:
+            labels += _mark(ax, step, event, halo)
+    _legend(ax, story, bare, route_colours(story.world), ROUTE_DASH)
     ax.set_xlim(x0 - 1, x1 + 1)
     ax.set_ylim(y0 - 1, y1 + 1)
     ax.set_aspect("equal")
@@ -66,8 +65,94 @@ def draw_round(story: Story, round_: int, path: Path, turn: int | None = None, d
     throws = sum(1 for s in steps if s.kind == "throw")
     ax.set_title(f"{Path(story.path).name}: {where} from above ({throws} throws)", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path)
+    if labels:
+        _place(ax, labels, steps)
+    fig.savefig(path, bbox_inches="tight")  # the legend below the board is part of the picture
     plt.close(fig)
+
+
+def _paths(ax, story: Story, step: Step) -> bool:
+    """Draw a step's paths (the thrown die's solid, pushed dice dotted); return True if it had none recorded."""
+    for k, track in enumerate(step.tracks):
+        xy = track.positions[:, :2] * 100
+        ax.plot(xy[:, 0], xy[:, 1], color=_rgb(track.name), lw=1.5 if k == 0 else 1.0, ls="-" if k == 0 else ":",
+                alpha=0.85, zorder=10)
+        if k == 0:
+            ax.plot(*xy[0], marker=".", ms=5, color=_rgb(track.name), zorder=11)
+    if step.kind != "throw" or step.tracks:
+        return False
+    for name, after in step.after.items():  # no path recorded: rest to rest
+        before = step.before.get(name) or (_launch(story, step) if name == step.ship else None)
+        if before is not None and tuple(before[:2]) != tuple(after[:2]):
+            ax.plot([before[0] * 100, after[0] * 100], [before[1] * 100, after[1] * 100], color=_rgb(name), lw=1.2,
+                    ls="-." if name == step.ship else ":", alpha=0.85, zorder=10)
+    return True
+
+
+def _launch(story: Story, step: Step) -> tuple[float, float] | None:
+    """Return where a ship thrown from port started: its route's start (R12)."""
+    from somaliland.map.model import Direction
+
+    carries = step.carries
+    return story.world.route(carries.route).leg(Direction(carries.direction)).start if carries else None
+
+
+def _mark(ax, step: Step, event: dict, halo) -> list:
+    """Mark an event where it happened; return the labels it added (a seizure's port)."""
+    kind, ship = event.get("kind"), str(event.get("ship") or event.get("b"))
+    rgb = _rgb(ship)
+    if kind == "seized":
+        taken = step.before.get(ship)
+        if taken is None:
+            return []
+        marker, size, _ = SEIZED
+        x, y = taken[0] * 100, taken[1] * 100
+        ax.plot(x, y, marker=marker, ms=size, mfc=rgb, mec="black", mew=1.0, zorder=14)
+        return [(ax.text(x, y, f"to {event.get('port')}", fontsize=7, fontweight="bold", color="#222222",
+                         zorder=LABEL_Z, path_effects=halo), x, y)]
+    if kind == "released":
+        at = event.get("at")
+        if isinstance(at, list) and len(at) == 2:
+            marker, size, _ = RELEASED
+            ax.plot(at[0] * 100, at[1] * 100, marker=marker, ms=size, mfc="white", mec=rgb, mew=1.6, zorder=14)
+        return []
+    if kind not in MARKS:
+        return []
+    pose = step.after.get(ship) or step.before.get(ship)
+    if pose is None and kind == "sunk" and step.tracks:
+        pose = tuple(step.tracks[0].positions[-1])
+    if pose is None:
+        return []
+    marker, size, _ = MARKS[kind]
+    ax.plot(pose[0] * 100, pose[1] * 100, marker=marker, ms=size, mfc="white" if kind != "sunk" else "black",
+            mec=rgb, mew=1.4, zorder=13, alpha=0.9)
+    return []
+
+
+def _legend(ax, story: Story, bare: bool, colours: dict[str, str], dash) -> None:
+    for seat, colour in enumerate(story.colours):
+        ax.plot([], [], color=_rgb(f"{colour}-"), lw=2, label=f"{colour} (seat {seat})")
+    for route in story.world.routes:
+        ax.plot([], [], color=colours[route.name], lw=1.4, ls=dash, label=f"route: {story.names.route_title(route.name)}")
+    ax.plot([], [], color="grey", lw=1, ls=":", label="pushed by a collision")
+    if bare:
+        ax.plot([], [], color="grey", lw=1.2, ls="-.", label="no recorded path: rest to rest")
+    ax.plot([], [], ls="", marker="s", ms=5, color="grey", mec="black", label="rest after its throw")
+    for marker, size, label in [*MARKS.values(), SEIZED, RELEASED]:
+        ax.plot([], [], ls="", marker=marker, ms=size * 0.8, color="white", mec="black", label=label)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.07), ncol=3, fontsize=7, frameon=False)
+
+
+def _place(ax, labels: list, steps: list[Step]) -> None:
+    """Move the labels the round added clear of one another, of the paths and of the board's labels."""
+    from adjustText import adjust_text
+
+    points = [track.positions[::3, :2] * 100 for step in steps for track in step.tracks]
+    avoid = np.vstack(points) if points else np.empty((0, 2))
+    texts = [text for text, _, _ in labels]
+    adjust_text(texts, x=avoid[:, 0], y=avoid[:, 1], target_x=[x for _, x, _ in labels],
+                target_y=[y for _, _, y in labels], objects=[t for t in ax.texts if t not in texts], ax=ax,
+                arrowprops=dict(arrowstyle="-", color="#222222", lw=0.6), time_lim=3)
 
 
 def _extent(steps, width: float, depth: float) -> tuple[float, float, float, float]:
@@ -75,33 +160,10 @@ def _extent(steps, width: float, depth: float) -> tuple[float, float, float, flo
     points = [track.positions[:, :2] * 100 for step in steps for track in step.tracks]
     if not points:
         return 0.0, 0.0, width, depth
-    import numpy as np
-
     xy = np.vstack(points)
     return (min(0.0, float(xy[:, 0].min())), min(0.0, float(xy[:, 1].min())),
             max(width, float(xy[:, 0].max())), max(depth, float(xy[:, 1].max())))
 
 
-def _rgb(story: Story, ship: str) -> tuple[float, float, float]:
-    colour = ship.split("-")[0]
-    return tuple(c / 255 for c in player_rgb(colour))  # type: ignore[return-value]
-
-
-def _mark(ax, story: Story, step, event: dict) -> None:
-    """Mark an accident where the ship it names lies after the step."""
-    kind = event.get("kind")
-    if kind not in MARKS:
-        return
-    ship = event.get("ship") or event.get("b")
-    pose = step.after.get(ship) or step.before.get(ship)
-    if pose is None and kind == "sunk" and step.tracks:
-        pose = tuple(step.tracks[0].positions[-1])
-    if pose is None:
-        return
-    marker, size, _ = MARKS[kind]
-    was = step.before.get(ship)
-    if kind == "seized" and was is not None:  # the pirates' haul: from where it lay to their port
-        ax.plot([was[0] * 100, pose[0] * 100], [was[1] * 100, pose[1] * 100], color=_rgb(story, str(ship)), lw=0.9,
-                ls="--", alpha=0.8, zorder=9)
-    ax.plot(pose[0] * 100, pose[1] * 100, marker=marker, ms=size, mfc="white" if kind != "sunk" else "black",
-            mec=_rgb(story, str(ship)), mew=1.4, zorder=13, alpha=0.9)
+def _rgb(ship: str) -> tuple[float, float, float]:
+    return tuple(c / 255 for c in player_rgb(ship.split("-")[0]))  # type: ignore[return-value]

@@ -341,7 +341,8 @@ def seats_answer(players, games) -> list[str]:
         if p_adj < ALPHA:
             head = f"the first player wins {'more' if b.advantage_p1 > fair else 'less'} than a fair share"
         else:
-            head = f"no first-player advantage detected; any edge is under {100 * bound:.1f} points"
+            head = (f"no first-player advantage detected; any edge is under {100 * bound:.1f} percentage points "
+                    f"of win rate")
         corrected = f", {p_adj:.2g} Holm-corrected over {len(cells)} cells" if len(cells) > 1 else ""
         out.append(f"**{g.cell_label.iloc[0]}: {head}.** P1 (first in round 1) wins {pct(b.advantage_p1)} "
                    f"{_ci(lo, hi)} of {b.games} games against a fair {pct(fair)} (binomial p = "

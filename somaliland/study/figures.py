@@ -2,12 +2,17 @@
 
 Each function takes the results tables (pandas DataFrames) and a PNG path, draws with matplotlib's Agg
 backend, and returns the number of games behind the figure (0: nothing to draw, no file written).
+
+Every estimate carries its 95% interval (Wilson for rates, normal for means, Garwood for counts), counts and
+rates are drawn from zero, units are named on the axes, legends sit beside the data, never on it, and the
+colours are safe for colour-blind readers: seats are drawn in their players' colours (R1) with a hatching
+each, so that red and green seats differ without colour, and every other series takes the Okabe-Ito
+palette with a marker or hatching of its own.
 """
 
 from __future__ import annotations
 
 import math
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +21,11 @@ from somaliland.study.routenames import kind_name, kind_title, per_map
 from somaliland.study.stats import mean_ci, wilson
 
 VALUE_BINS = (30, 40, 48, 56, 65)  # contract values (R3: 30..64) in four bands of about equal width
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#F0E442", "#000000")
+HATCHES = ("", "//", "..", "xx", "\\\\", "++", "oo", "--")  # a seat's or series' pattern, in order
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+MIN_CONTRACTS = 10  # a value band with fewer contracts on a route is drawn hollow: too few to lean on
+CI_NOTE = "bars and whiskers: 95% intervals"
 
 
 def _plt():
@@ -29,8 +39,7 @@ def _plt():
 
 def _save(fig, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")  # the legends beside the axes are part of the picture
     _plt().close(fig)
 
 
@@ -38,22 +47,30 @@ def _games(frame) -> int:
     return int(frame[["cell", "game"]].drop_duplicates().shape[0]) if len(frame) else 0
 
 
-def _wrap(label: str, width: int = 16) -> str:
-    return "\n".join(textwrap.wrap(label, width)) or label
+def _label(cell_label: str) -> str:
+    """Return a cell's label one setting a line ("players=2, seat0_skill=0.5" on two lines), never cut mid-word."""
+    return "\n".join(cell_label.split(", "))
+
+
+def _outside(ax, title: str | None = None) -> None:
+    """Put the axes' legend beside them, right of the data."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False, title=title,
+              title_fontsize=8)
 
 
 def _bars(ax, groups: list[str], series: dict[str, list[tuple[float, float, float]]],
           colours: list | None = None) -> None:
-    """Draw grouped bars with 95% error bars: one group per label, one bar per series (in `colours` if given)."""
+    """Draw grouped bars with 95% error bars: one group per label, one bar per series, each series in its colour
+    (Okabe-Ito unless given) and hatching, the legend beside the axes."""
     width = 0.8 / max(1, len(series))
     x = np.arange(len(groups))
     for i, (name, values) in enumerate(series.items()):
-        mean = np.array([v[0] for v in values], dtype=float)
-        err = np.array([[max(0.0, v[0] - v[1]), max(0.0, v[2] - v[0])] for v in values], dtype=float).T
-        ax.bar(x + (i - (len(series) - 1) / 2) * width, mean, width, yerr=err, capsize=2, label=name,
-               color=colours[i] if colours else None, edgecolor="k" if colours else None, linewidth=0.5)
-    ax.set_xticks(x, [_wrap(g) for g in groups], fontsize=8)
-    ax.legend(fontsize=8)
+        ax.bar(x + (i - (len(series) - 1) / 2) * width, [v[0] for v in values], width, yerr=_errors(values),
+               capsize=2, label=name, color=(colours or OKABE_ITO)[i % len(colours or OKABE_ITO)],
+               hatch=HATCHES[i % len(HATCHES)], edgecolor="k", linewidth=0.5, error_kw={"elinewidth": 1})
+    ax.set_xticks(x, [_label(g) for g in groups], fontsize=8)
+    ax.set_ylim(bottom=0)
+    _outside(ax)
 
 
 def _errors(stats: list[tuple[float, float, float]]):
@@ -62,14 +79,31 @@ def _errors(stats: list[tuple[float, float, float]]):
     return np.clip(np.nan_to_num(lengths), 0.0, None)  # rounding can put an interval's end a hair past the mean
 
 
+def count_ci(count: int) -> tuple[float, float]:
+    """Return the exact (Garwood) 95% interval of a Poisson count."""
+    from scipy.stats import chi2
+
+    alpha = 1 - 0.95
+    low = 0.0 if count == 0 else chi2.ppf(alpha / 2, 2 * count) / 2
+    return float(low), float(chi2.ppf(1 - alpha / 2, 2 * count + 2) / 2)
+
+
 def _cells(frame) -> list[tuple[int, str]]:
     return list(frame[["cell", "cell_label"]].drop_duplicates().sort_values("cell").itertuples(index=False, name=None))
+
+
+def _means(ax, groups: list, positions) -> None:
+    """Draw each group's mean with its 95% interval beside its box (a box plot shows spread, not the estimate)."""
+    for x, (name, values) in zip(positions, groups):
+        m, lo, hi = mean_ci(values)
+        ax.errorbar([x + 0.3], [m], yerr=_errors([(m, lo, hi)]), fmt="D", ms=4, color="k", capsize=3, zorder=5)
 
 
 def win_rate_by(players, column: str, what: str, path: Path) -> int:
     """Win rate by turn-order position or by seat, per cell, with 95% Wilson intervals and fair shares.
 
-    Seats are drawn in their players' colours (R1: seat 0 red, 1 green, 2 yellow, 3 blue) and named by them.
+    Seats are drawn in their players' colours (R1: seat 0 red, 1 green, 2 yellow, 3 blue), each with its own
+    hatching, and named by them; turn-order positions take the Okabe-Ito colours.
     """
     from somaliland.replay.textures import PLAYER_RGB
     from somaliland.rules.fleet import COLOURS
@@ -88,58 +122,78 @@ def win_rate_by(players, column: str, what: str, path: Path) -> int:
             rows = players[(players.cell == cell) & (players[column] == pos)]
             n, won = len(rows), float(rows.win_share.sum())
             series[name].append((won / n, *wilson(won, n)) if n else (math.nan,) * 3)
-    fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(cells) + 2), 4))
+    fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(cells) + 3), 4))
     _bars(ax, [label for _, label in cells], series, colours)
     for i, (cell, _) in enumerate(cells):
         fair = 1 / int(players[players.cell == cell].players.iloc[0])
-        ax.hlines(fair, i - 0.45, i + 0.45, colors="k", linestyles="dashed", linewidth=1)
+        ax.hlines(fair, i - 0.45, i + 0.45, colors="k", linestyles="dashed", linewidth=1,
+                  label="fair share (1 / players)" if i == 0 else None)
+    _outside(ax)
     n = _games(players)
-    ax.set_ylabel("win rate (shared wins split)")
-    ax.set_title(f"Win rate by {what}\n95% CI, dashed: fair share - n = {n} games", fontsize=10)
+    ax.set_ylabel("win rate (share of games won;\nshared wins split)")
+    ax.set_title(f"Win rate by {what} - n = {n} games\n{CI_NOTE} (Wilson)", fontsize=10)
     _save(fig, path)
     return n
 
 
 def win_rate_by_skill(players, column: str, seat: int, path: Path) -> int:
-    """Win rate of one seat against its swept throw skill, one line per player count."""
+    """Win rate of one seat against its swept throw skill, one line per player count, with 95% Wilson bands."""
     rows = players[players.seat == seat]
     if rows.empty or rows[column].nunique() < 2:
         return 0
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for k, group in rows.groupby("players"):
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for i, (k, group) in enumerate(rows.groupby("players")):
         xs = sorted(group[column].unique())
         stats = [(float(g.win_share.mean()), *wilson(float(g.win_share.sum()), len(g)))
                  for g in (group[group[column] == x] for x in xs)]
-        ax.errorbar(xs, [s[0] for s in stats], yerr=_errors(stats), marker="o", capsize=3, label=f"{k} players")
-        ax.axhline(1 / k, color="grey", linestyle="dashed", linewidth=1)
+        colour = OKABE_ITO[i % len(OKABE_ITO)]
+        ax.errorbar(xs, [s[0] for s in stats], yerr=_errors(stats), marker=MARKERS[i % len(MARKERS)], capsize=3,
+                    color=colour, label=f"{k} players")
+        ax.fill_between(xs, [s[1] for s in stats], [s[2] for s in stats], color=colour, alpha=0.15, linewidth=0)
+        ax.axhline(1 / k, color=colour, linestyle="dashed", linewidth=1, label=f"fair share, {k} players")
     others = players[players.seat != seat].skill
-    ax.set_xlabel(f"seat {seat}'s throw skill (others: {', '.join(f'{s:g}' for s in sorted(others.unique()))})")
-    ax.set_ylabel(f"seat {seat} win rate")
+    ax.set_xlabel(f"seat {seat}'s throw skill (0 clumsy ... 1 perfect; the others: "
+                  f"{', '.join(f'{s:g}' for s in sorted(others.unique()))})")
+    ax.set_ylabel(f"seat {seat}'s win rate (share of games won)")
+    ax.set_ylim(bottom=0)
     n = _games(rows)
-    ax.set_title(f"Win rate against throw skill, 95% CI - n = {n} games", fontsize=10)
-    ax.legend(fontsize=8)
+    ax.set_title(f"Win rate against throw skill - n = {n} games\n{CI_NOTE} (Wilson)", fontsize=10)
+    _outside(ax)
     _save(fig, path)
     return n
 
 
 def scores_by_strategy(players, path: Path) -> int:
-    """Final points by strategy (and cell when there are several): box plots."""
+    """Final points by strategy (and cell when there are several): box plots, each with its mean and 95% interval."""
     if players.empty:
         return 0
     plt = _plt()
     groups = []
+    strategies = sorted(players.strategy.unique())
     for (cell, label), strategy in players[["cell", "cell_label", "strategy"]].drop_duplicates().sort_values(
             ["cell", "strategy"]).set_index(["cell", "cell_label"]).strategy.items():
         rows = players[(players.cell == cell) & (players.strategy == strategy)]
-        groups.append((f"{strategy}\n{label}" if players.cell.nunique() > 1 else strategy, rows.points.to_numpy()))
-    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(groups) + 2), 4))
-    ax.boxplot([g for _, g in groups], showmeans=True)
-    ax.set_xticks(range(1, len(groups) + 1), [_wrap(name, 14) for name, _ in groups], fontsize=7)
+        groups.append((strategy, f"{strategy}\n{_label(label)}" if players.cell.nunique() > 1 else strategy,
+                       rows.points.to_numpy()))
+    fig, ax = plt.subplots(figsize=(max(6, 1.7 * len(groups) + 3), 4.5))
+    positions = np.arange(1, len(groups) + 1)
+    boxes = ax.boxplot([g for _, _, g in groups], positions=positions, widths=0.45, patch_artist=True,
+                       medianprops={"color": "k"}, flierprops={"marker": ".", "markersize": 3})
+    for patch, (strategy, _, _) in zip(boxes["boxes"], groups):
+        i = strategies.index(strategy)
+        patch.set(facecolor=OKABE_ITO[i % len(OKABE_ITO)], hatch=HATCHES[i % len(HATCHES)], alpha=0.8)
+    _means(ax, [(name, g) for _, name, g in groups], positions)
+    ax.set_xticks(positions, [name for _, name, _ in groups], fontsize=7)
     ax.axhline(0, color="grey", linewidth=0.8)
-    ax.set_ylabel("final points (R21)")
+    ax.set_ylabel("final points per player\n(R21: contract points minus ransoms)")
+    handles = [plt.Rectangle((0, 0), 1, 1, facecolor=OKABE_ITO[i % len(OKABE_ITO)], hatch=HATCHES[i % len(HATCHES)],
+                             edgecolor="k", label=name) for i, name in enumerate(strategies)]
+    handles.append(plt.Line2D([], [], color="k", marker="D", ms=4, ls="", label="mean, 95% interval"))
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     n = _games(players)
-    ax.set_title(f"Score distributions by strategy (triangle: mean) - n = {n} games", fontsize=10)
+    ax.set_title(f"Final points by strategy - n = {n} games\nboxes: quartiles, whiskers 1.5 IQR; diamonds: mean "
+                 f"with 95% interval", fontsize=10)
     _save(fig, path)
     return n
 
@@ -155,11 +209,10 @@ def route_value(contracts):
     return frame
 
 
-def _kind_colour(full: bool) -> str:
-    """Return the colour of a kind of route: the one `map show` gives the map's first route of that kind."""
-    from somaliland.map.render import FULL_ROUTE_COLOURS, HALF_ROUTE_COLOURS
-
-    return (FULL_ROUTE_COLOURS if full else HALF_ROUTE_COLOURS)[0]
+def _kind_look(full: bool) -> tuple[str, str]:
+    """Return the colour and marker of a kind of route: Okabe-Ito vermilion and a square for full-value routes,
+    blue and a circle for half-value ones (R8)."""
+    return ("#D55E00", "s") if full else ("#0072B2", "o")
 
 
 def routes_title(games) -> str:
@@ -169,7 +222,7 @@ def routes_title(games) -> str:
 
 def routes_by_value(contracts, games, path: Path) -> int:
     """Expected net points of a contract taken, half- against full-value route, by contract value, per map and
-    player count (routes named by their map: `routenames`)."""
+    player count (routes named by their map: `routenames`); each point says how many contracts it rests on."""
     if contracts.empty:
         return 0
     plt = _plt()
@@ -177,20 +230,43 @@ def routes_by_value(contracts, games, path: Path) -> int:
     bands = list(frame.band.cat.categories)
     panels = [(name, k, rows[rows.players == k], g) for name, rows, g in per_map(frame, games)
               for k in sorted(rows.players.unique())]
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.5 * len(panels), 4), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.5 * len(panels) + 2.5, 4.2), sharey=True, squeeze=False)
     for ax, (name, k, rows, g) in zip(axes[0], panels):
         for full, group in rows.groupby("full_route"):
-            stats = [mean_ci(group[group.band == b].net) for b in bands]
-            ax.errorbar(range(len(bands)), [s[0] for s in stats], yerr=_errors(stats), marker="o", capsize=3,
-                        color=_kind_colour(bool(full)), label=f"{kind_title(g, bool(full))} ({len(group)} contracts)")
+            colour, marker = _kind_look(bool(full))
+            shift = 0.06 if full else -0.06  # the two routes side by side, not on top of each other
+            xs, stats, counts = [], [], []
+            for i, band in enumerate(bands):
+                values = group[group.band == band].net
+                if len(values):
+                    xs.append(i + shift)
+                    stats.append(mean_ci(values))
+                    counts.append(len(values))
+            if not xs:
+                continue
+            ax.plot(xs, [s[0] for s in stats], color=colour, linewidth=1.2,
+                    label=f"{kind_title(g, bool(full))}\n({len(group)} contracts)")
+            for x, stat, count in zip(xs, stats, counts):
+                m, lo, hi = stat
+                ax.errorbar([x], [m], yerr=_errors([stat]), marker=marker, capsize=3, color=colour,
+                            mfc=colour if count >= MIN_CONTRACTS else "white")
+                ax.annotate(f"n={count}" + (f", all {m:g}" if lo == hi else ""),  # zero width: every contract alike
+                            (x, hi if math.isfinite(hi) else m), textcoords="offset points", xytext=(0, 4),
+                            ha="center", fontsize=6, color=colour)
         ax.set_xticks(range(len(bands)), bands)
         ax.axhline(0, color="grey", linewidth=0.8)
-        ax.set_xlabel("contract value")
+        ax.set_xlabel("contract value (R3, points)")
         ax.set_title(f"{f'{name}, ' if name else ''}{k} players - n = {_games(rows)} games", fontsize=9)
-        ax.legend(fontsize=7)
-    axes[0][0].set_ylabel("net points per contract taken (95% CI)")
-    fig.suptitle(_wrap(f"{kind_name(games, False)} vs {kind_name(games, True)}: points scored minus ransoms paid, "
-                       f"per contract", 55 * len(panels)), fontsize=10)
+    axes[0][0].set_ylabel("net points per contract taken\n(points scored minus ransoms paid)")
+    shown = {}
+    for ax in axes[0]:  # one legend for all panels: a route missing from the last panel is still named
+        for handle, text in zip(*ax.get_legend_handles_labels()):
+            shown.setdefault(text.split("\n")[0], (handle, text))
+    shown["hollow"] = (plt.Line2D([], [], color="grey", marker="o", mfc="white", ls=""),
+                       f"hollow: fewer than {MIN_CONTRACTS} contracts")
+    axes[0][-1].legend(*zip(*shown.values()), loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    fig.suptitle(f"{kind_name(games, False)} vs {kind_name(games, True)}: net points per contract, {CI_NOTE}",
+                 fontsize=10)
     _save(fig, path)
     return _games(frame)
 
@@ -201,25 +277,33 @@ def captures_by_position(captures, games, path: Path) -> int:
         return 0
     plt = _plt()
     bins = np.linspace(0, 1, 11)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    centres = (bins[:-1] + bins[1:]) / 2
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2))
     for full, group in captures.groupby("full_route"):
         label = kind_title(games, bool(full))
-        left.hist(group.progress.dropna().clip(0, 1), bins=bins, histtype="step", linewidth=1.5,
-                  color=_kind_colour(bool(full)), label=f"{label} ({len(group)} captures)")
-        centres, stats = [], []
+        colour, marker = _kind_look(bool(full))
+        counts, _ = np.histogram(group.progress.dropna().clip(0, 1), bins=bins)
+        left.stairs(counts, bins, linewidth=1.5, color=colour, label=f"{label}\n({len(group)} captures)")
+        limits = np.array([count_ci(int(c)) for c in counts])
+        left.errorbar(centres, counts, yerr=np.clip([counts - limits[:, 0], limits[:, 1] - counts], 0, None), fmt="none",
+                      ecolor=colour, capsize=2)
+        xs, stats = [], []
         for lo, hi in zip(bins, bins[1:]):
             sel = group[(group.progress >= lo) & (group.progress < hi)]
             if len(sel):
-                centres.append((lo + hi) / 2)
+                xs.append((lo + hi) / 2)
                 stats.append(mean_ci(sel.ransom))
-        right.errorbar(centres, [s[0] for s in stats], yerr=_errors(stats), marker="o", capsize=3,
-                       color=_kind_colour(bool(full)), label=label)
-    left.set_xlabel("progress along the route at capture (0 start, 1 end)")
-    left.set_ylabel("captures")
-    left.legend(fontsize=8)
-    right.set_xlabel("progress along the route at capture")
-    right.set_ylabel("ransom per capture (95% CI)")
-    right.legend(fontsize=8)
+        right.errorbar(xs, [s[0] for s in stats], yerr=_errors(stats), marker=marker, capsize=3, color=colour,
+                       label=label)
+    left.set_xlabel("progress along the route at capture (0 start, 1 destination)")
+    left.set_ylabel("captures (count per tenth of the route)")
+    left.set_ylim(bottom=0)
+    left.set_title("where ships are seized (whiskers: 95% Poisson intervals)", fontsize=9)
+    right.set_xlabel("progress along the route at capture (0 start, 1 destination)")
+    right.set_ylabel("ransom per capture (points: pips on the top face, R13)")
+    right.set_ylim(bottom=0)
+    right.set_title("what a capture costs (whiskers: 95% intervals)", fontsize=9)
+    _outside(right)
     fig.suptitle(f"Capture and ransom economics by route position - n = {len(games)} games", fontsize=10)
     _save(fig, path)
     return len(games)
@@ -232,26 +316,35 @@ def accidents(players, path: Path) -> int:
     plt = _plt()
     cells = _cells(players)
     series = {name: [mean_ci(players[players.cell == c][column]) for c, _ in cells]
-              for name, column in (("ships sunk", "sunk"), ("groundings", "groundings"), ("captures", "captures"))}
-    fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(cells) + 2), 4))
+              for name, column in (("ships sunk (R18)", "sunk"), ("groundings (R17)", "groundings"),
+                                   ("captures by pirates (R13)", "captures"))}
+    fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(cells) + 3), 4))
     _bars(ax, [label for _, label in cells], series)
-    ax.set_ylabel("per player per game (95% CI)")
+    ax.set_ylabel("accidents per player per game (count)")
     n = _games(players)
-    ax.set_title(f"Sinkings, groundings and captures - n = {n} games", fontsize=10)
+    ax.set_title(f"Sinkings, groundings and captures - n = {n} games\n{CI_NOTE}", fontsize=10)
     _save(fig, path)
     return n
 
 
 def game_length(games, path: Path) -> int:
-    """Game length in throws per cell: box plots."""
+    """Game length in throws per cell: box plots, each with its mean and 95% interval."""
     if games.empty:
         return 0
     plt = _plt()
     cells = _cells(games)
-    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(cells) + 2), 4))
-    ax.boxplot([games[games.cell == c].throws.to_numpy() for c, _ in cells], showmeans=True)
-    ax.set_xticks(range(1, len(cells) + 1), [_wrap(label) for _, label in cells], fontsize=8)
-    ax.set_ylabel("throws per game")
-    ax.set_title(f"Game length in throws (triangle: mean) - n = {len(games)} games", fontsize=10)
+    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(cells) + 3), 4))
+    groups = [(label, games[games.cell == c].throws.to_numpy()) for c, label in cells]
+    positions = np.arange(1, len(groups) + 1)
+    ax.boxplot([g for _, g in groups], positions=positions, widths=0.45, patch_artist=True,
+               boxprops={"facecolor": OKABE_ITO[1]}, medianprops={"color": "k"}, flierprops={"marker": ".", "markersize": 3})
+    _means(ax, groups, positions)
+    ax.set_xticks(positions, [_label(label) for label, _ in groups], fontsize=8)
+    ax.set_ylim(bottom=0)
+    ax.set_ylabel("throws per game (count)")
+    handles = [plt.Rectangle((0, 0), 1, 1, facecolor=OKABE_ITO[1], edgecolor="k", label="quartiles, 1.5 IQR"),
+               plt.Line2D([], [], color="k", marker="D", ms=4, ls="", label="mean, 95% interval")]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    ax.set_title(f"Game length in throws - n = {len(games)} games", fontsize=10)
     _save(fig, path)
     return len(games)
