@@ -12,7 +12,7 @@ from somaliland.map.errors import MapError, Problem
 from somaliland.map.geometry import check_document
 from somaliland.map.locate import find_line, line_index
 from somaliland.map.model import Map
-from somaliland.map.schema import MAPS_DIR, schema_problems
+from somaliland.map.schema import MAPS_DIR, schema, schema_problems
 
 DEFAULT_MAP = MAPS_DIR / "horn-of-africa.toml"
 
@@ -85,6 +85,10 @@ def _parse(raw: bytes, source: str) -> tuple[dict, list[Problem]]:
             message = message.replace(" (at end of document)", " at the end of the file")
             line = text.count("\n") + 1
         return {}, [Problem(source, (), "valid TOML", message.lower(), line)]
+    if not doc:  # one problem, not one per missing key
+        what = "an empty file" if not text.strip() else "a file of comments and blank lines only"
+        return {}, [Problem(source, (), f"a map file with the keys {', '.join(schema()['required'])} "
+                                        f"(maps/README.md)", what)]
     index = line_index(text)
     found = schema_problems(doc) or check_document(doc)
     return doc, [Problem(source, path, expected, got, find_line(index, path)) for path, expected, got in found]
