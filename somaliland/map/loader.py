@@ -72,7 +72,8 @@ def _parse(raw: bytes, source: str) -> tuple[dict, list[Problem]]:
     try:
         text = raw.decode("utf-8-sig")  # editors on Windows may start the file with a byte-order mark
     except UnicodeDecodeError as exc:
-        return {}, [Problem(source, (), "UTF-8 text", f"byte {raw[exc.start]:#04x} at offset {exc.start}")]
+        return {}, [Problem(source, (), "UTF-8 text", f"byte {raw[exc.start]:#04x} at offset {exc.start}",
+                            raw[:exc.start].count(b"\n") + 1)]
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

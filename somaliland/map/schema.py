@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import re
@@ -35,6 +36,8 @@ def describe(value: Any) -> str:
         return f"an array of {len(value)} item{'s' * (len(value) != 1)}"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (datetime.date, datetime.time)):  # TOML dates and times
+        return f"the {'time' if isinstance(value, datetime.time) else 'date'} {value.isoformat()}"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 

@@ -1,0 +1,186 @@
+"""Fuzz the map loader and `map check` (issue 18): every mutated map file loads or gets located answers.
+
+Each mutant is a shipped map (maps/*.toml) or a test map (tests/data/*.toml) with one to three random
+edits: a line deleted, duplicated, swapped or cut short, a value replaced by one of another type or range
+(NaN, inf, huge, negative, a string, a table), a key renamed or added, two points of a ring swapped (a
+self-intersection), a point repeated or moved off the board, a name given a control character or a line
+break, bytes that are not UTF-8, the file cut short, emptied or made huge. Each goes through
+`somaliland map check` (in process) and `somaliland.map.load`; a loaded map is also built into its physics
+board. A located answer starts with the file, names the place (a key path or a line; the whole file only
+for what concerns the whole file: empty, not UTF-8, top-level keys missing) and the reason
+(`expected ..., found ...`), on one line.
+
+    python tests/faults/fuzz_maps.py [MUTANTS [SEED]]     # default: 1000 mutants, seed 18
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import re
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+
+from somaliland.cli.main import main  # noqa: E402
+from somaliland.map import MapError, Problem, load, problems  # noqa: E402
+
+VALUES = ["-1", "0", "1", "2", "3", "1.5", "-0.0", "inf", "-inf", "nan", "1e308", "-1e308", "1e-320",
+          "9223372036854775807", "1" + "0" * 400, "true", '""', '"x"', '"North-east"', '"Ro\\nck"', '"\\u0007"',
+          '"\\u202e"', '"""a\nb"""', "[]", "[1, 2]", "[1, 2, 3]", '["a", "b"]', "[[1, 2]]", "[[0, 0], [0, 0], [0, 0]]",
+          "[[0, 0], [1, 0], [2, 0]]", "{}", "{ x = 1 }", "1979-05-27", "[nan, 1]", "[1e300, 1e300]", "-90.0", "900"]
+LINES = ['colour = "blue"', "format = 1", "format = 3", "[[land]]", "[[zone]]", "[[pirate_port]]", "[board]",
+         "[routes.extra]", "[routes.extra.north]", "[routes.Bad]", "full_value = true", 'label = "east passage"',
+         'name = "Isle"', 'name = "North-east"', 'destination = "Atlantis"', "relief = 60", "holes = []",
+         "holes = [[[0, 0], [1, 1], [0, 1]]]", "outline = [[0, 0], [1, 0], [0, 1]]", "heading = 180.0",
+         "start = [0.0, 0.0]", "at = [1000.0, 1000.0]", "centre_line = [[1, 1], [1, 1]]", "thickness = 0",
+         "[", "= 1", 'name = "a\\tb"', "x.y.z = 1", "[land]", "zone = 3"]
+POINT = re.compile(r"\[\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*\]")
+
+
+def bases() -> dict[str, str]:
+    """Return the map texts mutated, by name: the shipped maps and the test maps."""
+    paths = sorted((ROOT / "maps").glob("*.toml")) + sorted((ROOT / "tests" / "data").glob("*.toml"))
+    return {p.name: p.read_text(encoding="utf-8") for p in paths}
+
+
+def _edit_line(lines: list[str], rng: random.Random) -> list[str]:
+    """Return the lines with one line-level edit."""
+    i = rng.randrange(len(lines))
+    kind = rng.randrange(8)
+    if kind == 0 and len(lines) > 1:
+        del lines[i]
+    elif kind == 1:
+        lines.insert(i, lines[i])
+    elif kind == 2:
+        j = rng.randrange(len(lines))
+        lines[i], lines[j] = lines[j], lines[i]
+    elif kind == 3 and "=" in lines[i]:
+        lines[i] = lines[i].split("=", 1)[0] + "= " + rng.choice(VALUES)
+    elif kind == 4 and "=" in lines[i]:
+        key, value = lines[i].split("=", 1)
+        lines[i] = key.rstrip() + rng.choice(["x", "_", "s", "Z"]) + " =" + value
+    elif kind == 5:
+        lines.insert(i, rng.choice(LINES))
+    elif kind == 6:
+        lines[i] = lines[i][:rng.randrange(len(lines[i]) + 1)]
+    else:
+        numbers = re.findall(r"-?\d+\.?\d*", lines[i])
+        if numbers:
+            lines[i] = lines[i].replace(rng.choice(numbers), rng.choice(VALUES[:14]), 1)
+    return lines
+
+
+def _edit_points(text: str, rng: random.Random) -> str:
+    """Return the text with one edit to its points: two swapped, one repeated, one moved far or off the board."""
+    points = list(POINT.finditer(text))
+    if len(points) < 2:
+        return text
+    k = rng.randrange(len(points) - 1)
+    a, b = points[k], points[k + 1]
+    kind = rng.randrange(4)
+    if kind == 0:  # neighbours swapped: most rings then cross themselves
+        new = b.group(0) + text[a.end():b.start()] + a.group(0)
+    elif kind == 1:  # a point repeated: harmless, or a ring of too few different points
+        new = a.group(0) + text[a.end():b.start()] + a.group(0)
+    elif kind == 2:
+        new = f"[{rng.choice(['-5.0', '400.0', '1e300', '0.0'])}, {a.group(2)}]" + text[a.end():b.end()]
+    else:  # every point of the ring onto one line
+        new = f"[{a.group(1)}, 1.0]" + text[a.end():b.start()] + f"[{b.group(1)}, 1.0]"
+    return text[:a.start()] + new + text[b.end():]
+
+
+def mutate(text: str, rng: random.Random) -> bytes:
+    """Return the map text with one to three random edits, as bytes (some edits are not UTF-8)."""
+    roll = rng.random()
+    if roll < 0.01:
+        return b""
+    if roll < 0.02:
+        return text.encode("utf-8") * 40  # a huge file: every table and key again
+    if roll < 0.03:
+        return text.encode("utf-8") + b"# " + b"x" * 2_000_000 + b"\n"
+    for _ in range(rng.randint(1, 3)):
+        if rng.random() < 0.3:
+            text = _edit_points(text, rng)
+        elif rng.random() < 0.1:
+            text = text[:rng.randrange(len(text) + 1)]
+        else:
+            text = "\n".join(_edit_line(text.split("\n"), rng))
+    data = text.encode("utf-8")
+    if rng.random() < 0.05:  # a raw byte: not UTF-8, or a control character outside a string
+        k = rng.randrange(len(data) + 1)
+        data = data[:k] + bytes([rng.choice([0x00, 0x07, 0x1b, 0xff, 0xc3, 0x80])]) + data[k:]
+    return data
+
+
+def located(problem: Problem, path: Path) -> bool:
+    """Return True if the problem names the file, a place and a reason, on one line."""
+    text = str(problem)
+    whole_file = problem.path == () and (problem.found in ("an empty file", "a file of comments and blank lines only")
+                                         or "at offset" in problem.found or problem.expected.startswith("key"))
+    return (text.startswith(f"{path}") and ": expected " in text and ", found " in text and "\n" not in text
+            and bool(problem.path or problem.line or whole_file))
+
+
+def answer(path: Path) -> tuple[str, str]:
+    """Return ("loaded" | "located" | "unlocated" | "traceback", a message) for one map file."""
+    try:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            status = main(["map", "check", str(path)])
+        found = problems(path)
+        try:
+            world = load(path)
+        except MapError as error:
+            if not found or list(error.problems) != found or "\n" in str(error):
+                return "unlocated", f"load and check disagree: {error} / {found}"
+            bad = [p for p in found if not located(p, path)]
+            if status != 2 or bad:
+                return "unlocated", f"exit {status}; {bad[0] if bad else out.getvalue()}"
+            return "located", str(error)
+        if found or status != 0:
+            return "unlocated", f"loaded, yet map check says {found} (exit {status})"
+        world.board()
+        for route in world.routes:
+            for leg in (route.north, route.south):
+                world.leg_length(route.name, leg.direction)
+    except Exception as error:  # what the fuzz hunts: any other exception would reach the user as a traceback
+        return "traceback", f"{type(error).__name__}: {error}"
+    return "loaded", ""
+
+
+def fuzz(mutants: int, seed: int) -> tuple[Counter, list[tuple[str, str]]]:
+    """Return the count of each kind of answer to `mutants` mutated maps, and the bad answers with their text."""
+    rng = random.Random(seed)
+    texts = bases()
+    names = sorted(texts)
+    counts: Counter = Counter()
+    bad = []
+    with tempfile.TemporaryDirectory() as folder:
+        for n in range(mutants):
+            name = rng.choice(names)
+            data = mutate(texts[name], rng)
+            path = Path(folder) / f"{n}-{name}"
+            path.write_bytes(data)
+            kind, message = answer(path)
+            counts[kind] += 1
+            if kind in ("unlocated", "traceback"):
+                bad.append((data[:3000].decode("utf-8", "replace"), message))
+            path.unlink()
+    return counts, bad
+
+
+if __name__ == "__main__":
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    counts, bad = fuzz(n, int(sys.argv[2]) if len(sys.argv) > 2 else 18)
+    for text, message in bad[:5]:
+        print(f"--- {message}\n{text}\n")
+    print(f"{n} mutated map files: {counts['located']} located errors, {counts['loaded']} loaded, "
+          f"{counts['unlocated']} unlocated errors, {counts['traceback']} tracebacks")
+    sys.exit(1 if bad else 0)
