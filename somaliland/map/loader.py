@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 
 from somaliland.map.document import build
-from somaliland.map.errors import MapError, Problem
+from somaliland.map.errors import KeyPath, MapError, Problem
 from somaliland.map.geometry import check_document
 from somaliland.map.locate import find_line, line_index
 from somaliland.map.model import Map
@@ -91,5 +91,9 @@ def _parse(raw: bytes, source: str) -> tuple[dict, list[Problem]]:
         return {}, [Problem(source, (), f"a map file with the keys {', '.join(schema()['required'])} "
                                         f"(maps/README.md)", what)]
     index = line_index(text)
-    found = schema_problems(doc) or check_document(doc)
-    return doc, [Problem(source, path, expected, got, find_line(index, path)) for path, expected, got in found]
+    return doc, [Problem(source, path, expected, got, find_line(index, path)) for path, expected, got in check(doc)]
+
+
+def check(doc: dict) -> list[tuple[KeyPath, str, str]]:
+    """Return (key path, expected, found) of every problem of a map document (schema first, then geometry)."""
+    return schema_problems(doc) or check_document(doc)
