@@ -102,7 +102,8 @@ def test_not_an_svg_is_a_map_error(tmp_path):
     path.write_text("this is not xml <", encoding="utf-8")
     with pytest.raises(MapError) as err:
         import_svg(path)
-    assert err.value.expected == "an SVG file"
+    assert (err.value.expected, err.value.line) == ("an SVG file (well-formed XML)", 1)
+    assert err.value.found == "syntax error at column 1"
 
 
 JUNK = ['"', "<", ">", "z", "M", "C", "-", "e9", "nan", "inf", " ", "1e400", "rotate(", "scale(0)", "scale(1e300)",

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+import warnings
 from pathlib import Path as FilePath
 
 from somaliland.map.document import DEFAULT_THICKNESS, FORMAT
 from somaliland.map.errors import KeyPath, MapError, Problem
+from somaliland.map.svgplaces import INKSCAPE, Drawing, Lines, Origin, element_lines, unreadable
 
-INKSCAPE = "{http://www.inkscape.org/namespaces/inkscape}"
 PX_PER_CM = 96 / 2.54  # svgelements works in CSS pixels, 96 per inch
 CURVE_STEP = 0.2  # cm between points on a flattened curve
 MAX_CURVE_POINTS = 500  # per curve segment, whatever its size
@@ -27,40 +27,6 @@ _RELIEF = re.compile(r"^(.*?)\s*\(\+\s*([0-9]+(?:\.[0-9]+)?)\s*mm\)\s*$")
 _ROUTE = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*(?:\(\s*(full|half)(?:\s+value)?\s*\))?\s*(?::\s*(.+?))?\s*$",
                     re.IGNORECASE | re.ASCII)
 _LEG = re.compile(r"^\s*([a-z][a-z0-9_]*)\s+(north|south)(?:bound)?\s*(?::\s*(.+?))?\s*$", re.IGNORECASE | re.ASCII)
-
-
-@dataclass(frozen=True, slots=True)
-class Origin:
-    """Where a part of the map was drawn: the place in words ("'Isle' on layer 'land'") and its SVG line."""
-
-    place: str
-    line: int | None = None
-
-    def problem(self, source: str, expected: str, found: str, detail: str = "") -> Problem:
-        """Return a problem located here (`detail`: a part of the element, e.g. its second subpath)."""
-        return Problem(source, (self.place + detail,), expected, found, self.line)
-
-
-@dataclass(frozen=True)
-class Drawing:
-    """The map document an SVG drawing makes, with where in the drawing each part of it came from."""
-
-    source: str
-    doc: dict
-    origins: dict[KeyPath, Origin]  # a key path of the document (and everything under it) -> where it was drawn
-
-    def problems(self) -> list[Problem]:
-        """Return every problem of the map (schema and geometry, as `map check`), each located in the SVG."""
-        from somaliland.map.loader import check
-
-        return [self.locate(path, expected, found) for path, expected, found in check(self.doc)]
-
-    def locate(self, path: KeyPath, expected: str, found: str) -> Problem:
-        """Return the problem of this document key path placed on the SVG element it was drawn from."""
-        n = next(n for n in range(len(path), -1, -1) if path[:n] in self.origins)
-        rest = path[n:]
-        detail = f", its subpath {rest[1] + 2} (a hole)" if rest[:1] == ("holes",) and len(rest) > 1 else ""
-        return self.origins[path[:n]].problem(self.source, expected, found, detail)
 
 
 def import_svg(path: str | FilePath, name: str = "", author: str = "") -> Drawing:
@@ -76,23 +42,29 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> Drawin
         MapError: the file cannot be parsed, or a layer or element is missing or cannot be understood; each
             problem names the SVG element (label, id, layer) and its line.
     """
+    with warnings.catch_warnings():  # NaN and huge numbers in a drawing are reported as problems, not warned of
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _import(str(path), name, author)
+
+
+def _import(source: str, name: str, author: str) -> Drawing:
+    """Return the drawing's map (see `import_svg`)."""
     from svgelements import SVG
 
-    source = str(path)
+    lines = element_lines(source)  # first: it locates XML errors by line, which svgelements cannot
     try:
         svg = SVG.parse(source, reify=True)
     except Exception as exc:  # svgelements raises many kinds on malformed files  # noqa: BLE001
-        raise MapError([Problem(source, (), "an SVG file", f"{type(exc).__name__}: {exc}")]) from None
+        raise MapError([unreadable(source, lines, exc)]) from None
     size = (getattr(svg, "width", None), getattr(svg, "height", None))
     if not isinstance(svg, SVG) or not all(isinstance(v, (int, float)) and 0 < v < math.inf for v in size):
         raise MapError([Problem(source, (), "an SVG file whose page has a width and a height",
                                 f"a {type(svg).__name__} of size {size}")])
     width, depth = size[0] / PX_PER_CM, size[1] / PX_PER_CM
-    lines = _element_lines(source)
     layers = _layers(svg, lines)
     problems: list[Problem] = []
     origins: dict[KeyPath, Origin] = {
-        (): Origin("the drawing"), ("board",): Origin("the page (the <svg> width and height)", lines.get("<svg>")),
+        (): Origin("the drawing"), ("board",): Origin("the page (the <svg> width and height)", (lines.root or [None])[0]),
         ("name",): Origin("--name" if name else "--name (default: the SVG file's name)"),
         ("author",): Origin("--author")}
 
@@ -108,7 +80,8 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> Drawin
                  "land": [], "zone": [], "routes": {}, "pirate_port": []}
     for label, rings, _, origin in need("land"):
         match = _RELIEF.match(label)
-        land: dict = {"name": match.group(1) if match else label, "outline": rings[0]}
+        land: dict = {"name": (match.group(1) if match else label) or f"land {len(doc['land']) + 1}",
+                      "outline": rings[0]}
         if rings[1:]:
             land["holes"] = rings[1:]
         if match:
@@ -144,7 +117,7 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> Drawin
         drawn.add(match.group(1).lower() if match else label)
         if not match or not match.group(2):
             problems.append(origin.problem(source, "a route labelled with its name and value, like 'gulf (full value)' "
-                                                   "or 'cape (half value): round the Cape'", repr(label)))
+                                                   "or 'cape (half value): round the Cape'", _said(label)))
             continue
         key = match.group(1).lower()
         line = rings[0]
@@ -165,7 +138,7 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> Drawin
             continue
         x0, y0, x1, y1 = box
         origins[("pirate_port", len(doc["pirate_port"]))] = origin
-        doc["pirate_port"].append({"name": label, "at": [_r((x0 + x1) / 2 / PX_PER_CM),
+        doc["pirate_port"].append({"name": label or f"pirate port {len(doc['pirate_port']) + 1}", "at": [_r((x0 + x1) / 2 / PX_PER_CM),
                                                          _r(depth - (y0 + y1) / 2 / PX_PER_CM)]})
     for (route, direction), leg in sorted(legs.items()):
         if route in doc["routes"]:
@@ -186,8 +159,9 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> Drawin
     return Drawing(source, doc, origins)
 
 
-def _layers(svg, lines: dict[str, int]) -> dict[str, list]:
-    """Return each known layer's (label, shape, origin); a shape's label is its Inkscape label, else its id."""
+def _layers(svg, lines: Lines) -> dict[str, list]:
+    """Return each known layer's (label, shape, origin); a shape's label is its Inkscape label, else its id,
+    else empty."""
     from svgelements import Group, Shape
 
     found: dict[str, list] = {}
@@ -202,44 +176,30 @@ def _layers(svg, lines: dict[str, int]) -> dict[str, list]:
         if kind is None:
             continue
         shapes = found.setdefault(kind, [])
-        for element in group.select():
-            if isinstance(element, Shape):
-                attrs = element.values.get("attributes", {})
-                label = str(attrs.get(f"{INKSCAPE}label") or element.id or f"{kind} {len(shapes) + 1}")
-                ident = f" (id {element.id})" if element.id and element.id != label else ""
-                line = lines.get(f"#{element.id}") if element.id else lines.get(label)
-                shapes.append((label, element, Origin(f"{label!r}{ident} on layer {layer!r}", line)))
+        members = [e for e in group.select() if isinstance(e, Shape)]
+        for k, element in enumerate(members):
+            label = str(element.values.get("attributes", {}).get(f"{INKSCAPE}label") or "")
+            ident = element.id
+            line = lines.of(layer, k, len(members), label, ident)
+            if label:
+                place = f"{label!r}{f' (id {ident})' if ident else ''} on layer {layer!r}"
+            elif ident:
+                place = f"id {ident} (no label) on layer {layer!r}"
+            else:
+                place = f"shape {k + 1} (no label or id) on layer {layer!r}"
+            shapes.append((label or ident or "", element, Origin(place, line)))
     return found
 
 
-def _element_lines(source: str) -> dict[str, int]:
-    """Return the line of each element of the SVG by "#id" and by Inkscape label (the first), and of "<svg>"."""
-    from xml.parsers import expat
-
-    lines: dict[str, int] = {}
-    parser = expat.ParserCreate(namespace_separator=" ")
-
-    def start(tag: str, attrs: dict[str, str]) -> None:
-        here = parser.CurrentLineNumber
-        if tag.endswith(" svg") or tag == "svg":
-            lines.setdefault("<svg>", here)
-        if "id" in attrs:
-            lines.setdefault(f"#{attrs['id']}", here)
-        if f"{INKSCAPE[1:-1]} label" in attrs:
-            lines.setdefault(attrs[f"{INKSCAPE[1:-1]} label"], here)
-
-    parser.StartElementHandler = start
-    try:
-        parser.Parse(FilePath(source).read_bytes(), True)
-    except (expat.ExpatError, OSError, ValueError):  # the lines found so far still help
-        pass
-    return lines
+def _said(label: str) -> str:
+    """Return a label as found, in messages."""
+    return repr(label) if label else "no label"
 
 
 def _leg_label(source: str, label: str, origin: Origin, problems: list[Problem]) -> tuple[str, str] | None:
     match = _LEG.match(label)
     if not match:
-        problems.append(origin.problem(source, "a label like 'gulf north' or 'cape south: Cape Town'", repr(label)))
+        problems.append(origin.problem(source, "a label like 'gulf north' or 'cape south: Cape Town'", _said(label)))
         return None
     return match.group(1).lower(), match.group(2).lower()
 
