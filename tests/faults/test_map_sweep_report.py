@@ -143,3 +143,14 @@ def test_a_played_map_sweep_reports_each_map_on_its_own(tmp_path):
         "2 players, on tiny: west passage and east passage not compared, too few sailed contracts"]
     assert [b.split("**")[1] for b in bullets if "Who played" in b] == ["Who played, on relabelled",
                                                                        "Who played, on tiny"]
+
+
+def test_two_map_files_of_one_name_are_refused_before_they_could_be_pooled(tmp_path, capsys):
+    other = tmp_path / "copy" / "tiny.toml"
+    other.parent.mkdir()
+    other.write_text(TINY_MAP.read_text().replace('"east passage"', '"the Strait"'))
+    path = tiny_study(tmp_path, games=3, sweep=f'map = ["{TINY_MAP}", "{other}"]', name="same-name")
+    assert main(["study", "run", str(path), "--out", str(tmp_path / "out")]) == 2
+    assert (f"{path}: map: expected map files of different names (results and reports name a map by its file name, "
+            f"and would pool two called 'tiny'), found '{TINY_MAP} and {other}'") in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
