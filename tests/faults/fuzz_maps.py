@@ -33,8 +33,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(HERE)]  # the checkout, and the fuzzers' shared edits
 
+from mutations import edit_lines, run_fuzz  # noqa: E402
 from somaliland.cli.main import main  # noqa: E402
 from somaliland.map import MapError, Problem, load, problems  # noqa: E402
 
@@ -55,33 +56,6 @@ def bases() -> dict[str, str]:
     """Return the map texts mutated, by name: the shipped maps and the test maps."""
     paths = sorted((ROOT / "maps").glob("*.toml")) + sorted((ROOT / "tests" / "data").glob("*.toml"))
     return {p.name: p.read_text(encoding="utf-8") for p in paths}
-
-
-def _edit_line(lines: list[str], rng: random.Random) -> list[str]:
-    """Return the lines with one line-level edit."""
-    i = rng.randrange(len(lines))
-    kind = rng.randrange(8)
-    if kind == 0 and len(lines) > 1:
-        del lines[i]
-    elif kind == 1:
-        lines.insert(i, lines[i])
-    elif kind == 2:
-        j = rng.randrange(len(lines))
-        lines[i], lines[j] = lines[j], lines[i]
-    elif kind == 3 and "=" in lines[i]:
-        lines[i] = lines[i].split("=", 1)[0] + "= " + rng.choice(VALUES)
-    elif kind == 4 and "=" in lines[i]:
-        key, value = lines[i].split("=", 1)
-        lines[i] = key.rstrip() + rng.choice(["x", "_", "s", "Z"]) + " =" + value
-    elif kind == 5:
-        lines.insert(i, rng.choice(LINES))
-    elif kind == 6:
-        lines[i] = lines[i][:rng.randrange(len(lines[i]) + 1)]
-    else:
-        numbers = re.findall(r"-?\d+\.?\d*", lines[i])
-        if numbers:
-            lines[i] = lines[i].replace(rng.choice(numbers), rng.choice(VALUES[:14]), 1)
-    return lines
 
 
 def _edit_points(text: str, rng: random.Random) -> str:
@@ -115,10 +89,8 @@ def mutate(text: str, rng: random.Random) -> bytes:
     for _ in range(rng.randint(1, 3)):
         if rng.random() < 0.3:
             text = _edit_points(text, rng)
-        elif rng.random() < 0.1:
-            text = text[:rng.randrange(len(text) + 1)]
         else:
-            text = "\n".join(_edit_line(text.split("\n"), rng))
+            text = "\n".join(edit_lines(text.split("\n"), rng, VALUES, LINES, VALUES[:14]))
     data = text.encode("utf-8")
     if rng.random() < 0.05:  # a raw byte: not UTF-8, or a control character outside a string
         k = rng.randrange(len(data) + 1)
@@ -168,23 +140,7 @@ def answer(path: Path) -> tuple[str, str]:
 
 def fuzz(mutants: int, seed: int) -> tuple[Counter, list[tuple[str, str]]]:
     """Return the count of each kind of answer to `mutants` mutated maps, and the bad answers with their text."""
-    rng = random.Random(seed)
-    texts = bases()
-    names = sorted(texts)
-    counts: Counter = Counter()
-    bad = []
-    with tempfile.TemporaryDirectory() as folder:
-        for n in range(mutants):
-            name = rng.choice(names)
-            data = mutate(texts[name], rng)
-            path = Path(folder) / f"{n}-{name}"
-            path.write_bytes(data)
-            kind, message = answer(path)
-            counts[kind] += 1
-            if kind in ("unlocated", "traceback"):
-                bad.append((data[:3000].decode("utf-8", "replace"), message))
-            path.unlink()
-    return counts, bad
+    return run_fuzz(mutants, seed, bases(), mutate, answer)
 
 
 SVG_VALUES = ["0", "-5", "1e308", "-1e308", "nan", "inf", "1e-300", "3000", "0.001", "", "x", "50%", "2cm", "1e400"]
