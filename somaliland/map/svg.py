@@ -64,7 +64,8 @@ def _import(source: str, name: str, author: str) -> Drawing:
     layers = _layers(svg, lines)
     problems: list[Problem] = []
     origins: dict[KeyPath, Origin] = {
-        (): Origin("the drawing"), ("board",): Origin("the page (the <svg> width and height)", (lines.root or [None])[0]),
+        (): Origin("the drawing"),
+        ("board",): Origin("the page (the <svg> width and height)", (lines.root or [None])[0]),
         ("name",): Origin("--name" if name else "--name (default: the SVG file's name)"),
         ("author",): Origin("--author")}
 
@@ -138,8 +139,8 @@ def _import(source: str, name: str, author: str) -> Drawing:
             continue
         x0, y0, x1, y1 = box
         origins[("pirate_port", len(doc["pirate_port"]))] = origin
-        doc["pirate_port"].append({"name": label or f"pirate port {len(doc['pirate_port']) + 1}", "at": [_r((x0 + x1) / 2 / PX_PER_CM),
-                                                         _r(depth - (y0 + y1) / 2 / PX_PER_CM)]})
+        doc["pirate_port"].append({"name": label or f"pirate port {len(doc['pirate_port']) + 1}",
+                                   "at": [_r((x0 + x1) / 2 / PX_PER_CM), _r(depth - (y0 + y1) / 2 / PX_PER_CM)]})
     for (route, direction), leg in sorted(legs.items()):
         if route in doc["routes"]:
             doc["routes"][route][direction] = leg

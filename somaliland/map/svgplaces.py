@@ -141,7 +141,8 @@ def unreadable(source: str, lines: Lines, error: Exception) -> Problem:
 
     for line, element, attrs in lines.drawn:
         # svgelements reads path data lazily: writing it out again reads every number
-        for attribute, read, what in (("d", lambda d: SvgPath(d).d(), "path data"), ("transform", Matrix, "a transform")):
+        for attribute, read, what in (("d", lambda d: SvgPath(d).d(), "path data"),
+                                      ("transform", Matrix, "a transform")):
             if attribute in attrs:
                 try:
                     read(attrs[attribute])

@@ -437,9 +437,9 @@ def seats_answer(players, games) -> list[str]:
         out.append(f"**{g.cell_label.iloc[0]}: {head}.** P1 (first in round 1) wins {pct(b.advantage_p1)} "
                    f"{_ci(lo, hi)} of {b.games} games against a fair {pct(fair)} (binomial p = "
                    f"{b.advantage_p1_p:.2g}{corrected}); win rate by turn position "
-                   f"{' / '.join(pct(r) for r in b.win_rates)} ({_chi2(pos_p, too_few)}); by seat (colour) {seat_rates} "
-                   f"({_chi2(seat_p, too_few)}); Balance {b.balance:.3f} (a fair game shows about {fair_balance(b.games, k):.3f} at "
-                   f"this sample size).")
+                   f"{' / '.join(pct(r) for r in b.win_rates)} ({_chi2(pos_p, too_few)}); by seat (colour) "
+                   f"{seat_rates} ({_chi2(seat_p, too_few)}); Balance {b.balance:.3f} (a fair game shows about "
+                   f"{fair_balance(b.games, k):.3f} at this sample size).")
     return out
 
 

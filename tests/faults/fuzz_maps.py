@@ -148,7 +148,8 @@ SVG_LABELS = ["", "somalia", "somalia (full value)", "somalia (quarter value)", 
               "Isle (+70 mm)", "Rock (+2 mm)", "somalia north", "somalia north: Nowhere", "africa south: North-east",
               "cape north", "Co&#10;ve", "Co&#7;ve", "&#x202e;evoC", "x" * 80, "SOMALIA (FULL VALUE)", "Äfrica north",
               "somalia north: North-east", "north: x", "   "]
-SVG_TRANSFORMS = ["scale(0)", "scale(1e300)", "scale(-1,1)", "rotate(45)", "translate(1e308,0)", "matrix(1,0,0,1,nan,0)",
+SVG_TRANSFORMS = ["scale(0)", "scale(1e300)", "scale(-1,1)", "rotate(45)", "translate(1e308,0)",
+                  "matrix(1,0,0,1,nan,0)",
                   "skewX(89.9999)", "rotate(", "scale(2)"]
 SVG_ELEMENTS = ['<rect inkscape:label="Extra" x="0" y="0" width="10" height="10"/>', '<path d="M 1,1 L 2,2"/>',
                 '<path inkscape:label="somalia south" d="M 250,90"/>', '<circle r="0"/>', '<path d=""/>',
