@@ -14,7 +14,7 @@ TINY_SVG = "maps/tiny.svg"
 
 
 def test_drawn_tiny_board_round_trips_to_the_tiny_map():
-    drawn = loads(dumps(import_svg(TINY_SVG, name="Tiny", author="Somaliland project")), "imported")
+    drawn = loads(dumps(import_svg(TINY_SVG, name="Tiny", author="Somaliland project").doc), "imported")
     tiny = load("maps/tiny.toml")
     assert (drawn.width, drawn.depth) == pytest.approx((tiny.width, tiny.depth))
     assert [land.name for land in drawn.lands] == [land.name for land in tiny.lands]
@@ -38,7 +38,7 @@ def test_drawn_tiny_board_round_trips_to_the_tiny_map():
 
 
 def test_curves_are_flattened_into_points():
-    doc = import_svg(TINY_SVG)
+    doc = import_svg(TINY_SVG).doc
     africa = doc["routes"]["africa"]["centre_line"]
     assert len(africa) > 10  # the africa route is drawn as a Bezier curve
     assert all(x == pytest.approx(5.0) for x, _ in africa)
@@ -65,7 +65,7 @@ def test_routes_take_any_name_and_their_value_from_the_label(tmp_path):
     svg = svg.replace("(half value): west passage", "(half)")  # the short form; no label: called by its name
     path = tmp_path / "straits.svg"
     path.write_text(svg, encoding="utf-8")
-    doc = import_svg(path)
+    doc = import_svg(path).doc
     assert {name: (r["full_value"], r.get("label")) for name, r in doc["routes"].items()} == {
         "strait": (True, "east passage"), "ocean": (False, None)}
     assert loads(dumps(doc), "imported").route("ocean").title == "ocean (half value)"
@@ -82,17 +82,19 @@ def problems_importing(tmp_path, old: str, new: str) -> list:
 
 def test_a_route_drawn_without_its_value_is_reported(tmp_path):
     (problem,) = problems_importing(tmp_path, '"africa (half value): west passage"', '"africa"')
-    assert problem.path == ("routes", "africa") and "'gulf (full value)'" in problem.expected
+    assert problem.path == ("'africa' on layer 'routes'",) and "'gulf (full value)'" in problem.expected
+    assert problem.line == 22  # of maps/tiny.svg
 
 
 def test_legs_of_a_route_never_drawn_are_reported(tmp_path):
     found = problems_importing(tmp_path, 'inkscape:label="africa north"', 'inkscape:label="cape north"')
-    assert any(p.path == ("routes",) and "'cape (full value)'" in p.expected for p in found), found
+    assert any(p.path == ("layer 'routes'",) and "'cape (full value)'" in p.expected for p in found), found
 
 
 def test_a_start_that_is_a_single_point_is_reported(tmp_path):
-    found = problems_importing(tmp_path, 'd="M 250,310 l 0,-30"', 'd="M 250,310"')
-    assert any(p.path == ("starts", "somalia north") and "launch direction" in p.expected for p in found), found
+    (problem,) = problems_importing(tmp_path, 'd="M 250,310 l 0,-30"', 'd="M 250,310"')
+    assert problem.path == ("'somalia north' on layer 'starts'",) and "launch direction" in problem.expected
+    assert problem.line == 25
 
 
 def test_not_an_svg_is_a_map_error(tmp_path):
@@ -100,7 +102,8 @@ def test_not_an_svg_is_a_map_error(tmp_path):
     path.write_text("this is not xml <", encoding="utf-8")
     with pytest.raises(MapError) as err:
         import_svg(path)
-    assert err.value.expected == "an SVG file"
+    assert (err.value.expected, err.value.line) == ("an SVG file (well-formed XML)", 1)
+    assert err.value.found == "syntax error at column 1"
 
 
 JUNK = ['"', "<", ">", "z", "M", "C", "-", "e9", "nan", "inf", " ", "1e400", "rotate(", "scale(0)", "scale(1e300)",
@@ -114,7 +117,7 @@ def test_damaged_drawing_imports_or_raises_map_error(tmp_path_factory, position,
     path = tmp_path_factory.mktemp("svg") / "damaged.svg"
     path.write_text(text[:position] + junk + text[position + 1:], encoding="utf-8")
     try:
-        doc = import_svg(path)
+        doc = import_svg(path).doc
     except MapError as exc:
         assert str(exc).startswith(str(path))
     else:

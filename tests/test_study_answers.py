@@ -134,11 +134,13 @@ def test_routes_answer_R8_names_the_routes_of_each_map_and_never_pools_two_maps(
             rows.append({**_contract(2, 32, False, 16.0 + i % 3), "map": board})
             rows.append({**_contract(2, 32, True, 5.0 + i % 3), "map": board})
     games = pd.concat([_games_on(DEFAULT_ROUTES, "horn"), _games_on(STRAITS_ROUTES, "straits")], ignore_index=True)
-    horn, straits, who = routes_answer(pd.DataFrame(rows), games)
+    horn, horn_who, straits, straits_who = routes_answer(pd.DataFrame(rows), games)
     assert horn.startswith("**2 players, on horn, net points of round Africa minus Gulf of Aden")
     assert straits.startswith("**2 players, on straits, net points of open ocean minus the Strait")
     assert "30-39: open ocean, +11.0" in straits and "Aden" not in straits and "Africa" not in straits
-    assert "the half-value route: cautious; the full-value route: bold" in who  # two maps: no one map's names
+    assert horn_who.startswith("On horn, the routes were sailed by different strategies (round Africa: cautious; "
+                               "Gulf of Aden: bold)")
+    assert "(open ocean: cautious; the Strait: bold)" in straits_who  # each map's own names, never pooled
 
 
 def test_answers_pick_the_seat_answer_for_identical_players_and_always_say_who_played():

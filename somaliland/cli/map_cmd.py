@@ -39,12 +39,14 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     i = sub.add_parser("import-svg", help="turn an Inkscape drawing with named layers into a map file",
                        description="Read an SVG whose layers are labelled land, routes, starts, destinations "
-                                   "and pirate ports (see maps/README.md) and write a map file; then check it.")
+                                   "and pirate ports (see maps/README.md), check the map it makes and write the "
+                                   "map file if it is valid; problems name the SVG element and line (exit 2).")
     i.add_argument("svg", metavar="BOARD.svg", help="the drawing")
     i.add_argument("-o", "--output", required=True, metavar="OUT.toml", help="map file to write")
     i.add_argument("--name", default="", help="the map's name (default: the SVG file's name)")
     i.add_argument("--author", default="", help="the map's author")
-    i.add_argument("--force", action="store_true", help="overwrite OUT.toml if it exists")
+    i.add_argument("--force", action="store_true",
+                   help="overwrite OUT.toml if it exists, and write it even if the map has problems")
     i.set_defaults(run=run_import)
 
     r = sub.add_parser("measure", help="roll real physics on the map: firm-throw distance and moves per route",
@@ -144,28 +146,45 @@ def run_mesh(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    """Import an SVG drawing, write the map file, and check it."""
+    """Import an SVG drawing, check the map it makes, and write the map file only if it is valid (or --force)."""
+    import os
+
     from somaliland.errors import UsageError
-    from somaliland.map import problems
+    from somaliland.map import MapError
+    from somaliland.map.schema import SCHEMA_PATH
     from somaliland.map.svg import import_svg
     from somaliland.map.write import dumps
 
     out = Path(args.output)
     if out.exists() and not args.force:
         raise UsageError(f"-o {out}: the file exists; add --force to overwrite it")
-    doc = import_svg(args.svg, name=args.name, author=args.author)
-    import os
-
-    from somaliland.map.schema import SCHEMA_PATH
-
+    try:
+        drawing = import_svg(args.svg, name=args.name, author=args.author)
+    except MapError as exc:
+        return _refuse(args.svg, exc.problems, "no map could be made of the drawing, nothing written")
+    found = drawing.problems()
+    if found and not args.force:
+        return _refuse(args.svg, found, f"nothing written (fix the drawing, or add --force to write {out} anyway)")
     schema = Path(os.path.relpath(SCHEMA_PATH, out.resolve().parent)).as_posix()
-    out.write_text(dumps(doc, comment=f"Imported from {Path(args.svg).name} by `somaliland map import-svg`.",
-                         schema=schema if schema.startswith(".") else f"./{schema}"), encoding="utf-8")
+    text = dumps(drawing.doc, comment=f"Imported from {Path(args.svg).name} by `somaliland map import-svg`.",
+                 schema=schema if schema.startswith(".") else f"./{schema}")
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"-o {out}: expected a map file that can be written, found {exc.strerror or exc}") from None
+    if found:
+        return _refuse(args.svg, found, f"wrote {out} all the same (--force): it is not a valid map; "
+                                        f"`somaliland map check {out}` lists its problems in the file")
     print(f"wrote {out}")
-    found = problems(out)
+    return 0
+
+
+def _refuse(svg: str, found, outcome: str) -> int:
+    """Print every problem of a drawing and what became of the map file; return the exit status (2)."""
     for problem in found:
         print(problem)
-    return 2 if found else 0
+    print(f"{svg}: {len(found)} problem{'s' * (len(found) > 1)}; {outcome}")
+    return 2
 
 
 def run_measure(args: argparse.Namespace) -> int:

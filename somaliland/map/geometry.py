@@ -13,6 +13,7 @@ from shapely import LineString, Point, Polygon, box, is_valid_reason, unary_unio
 from shapely.geometry.base import BaseGeometry
 
 from somaliland.map.errors import KeyPath
+from somaliland.map.rings import fmt, ring_problem
 
 PORT_REACH = 2.0  # cm: a pirate port lies on land within this of the coast, or at sea within it
 CENTRE_LINE_LAND_MAX = 0.10  # share of a centre line's length allowed over land ("mostly at sea")
@@ -23,46 +24,39 @@ LAUNCH_RUN = 5.0  # cm of open sea a launch needs straight ahead of the start
 Found = list[tuple[KeyPath, str, str]]
 
 
-def fmt(x: float, y: float) -> str:
-    """Return a point in cm as written in messages."""
-    return f"({_num(x)}, {_num(y)}) cm"
-
-
-def _num(v: float) -> str:
-    return f"{v:.2f}" if abs(v) < 1e6 else f"{v:.3g}"
-
-
 def polygon_of(outline: list, holes: list | None = None) -> Polygon:
     """Return the shapely polygon of a ring (and holes) given as [x, y] lists."""
     return Polygon([tuple(p) for p in outline], [[tuple(p) for p in h] for h in holes or []])
 
 
 def check_document(doc: dict) -> Found:
-    """Return every geometric problem of a schema-valid map document."""
+    """Return every geometric problem of a schema-valid map document.
+
+    A shape that cannot be read is reported alone: the checks that would rely on it wait until it is fixed,
+    so one broken land does not also move every port "out at sea", nor a broken zone leave its legs with
+    "no such zone".
+    """
     width, depth = doc["board"]["width"], doc["board"]["depth"]
     board = box(0.0, 0.0, width, depth)
     size = f"the {width:g} x {depth:g} cm board"
     found: Found = []
     found += _unique_names(doc)
-    lands = []
-    for i, land in enumerate(doc["land"]):
-        path = ("land", i)
-        poly = _shape(found, path, land["outline"], land.get("holes"), board, size)
-        if poly is not None:
-            lands.append(poly)
-    land = unary_union(lands) if lands else Polygon()
-    zones: dict[str, Polygon] = {}
+    lands = [_shape(found, ("land", i), land["outline"], land.get("holes"), board, size)
+             for i, land in enumerate(doc["land"])]
+    # None: some land is broken, so nothing can be judged against the coast
+    land = None if None in lands else unary_union(lands) if lands else Polygon()
+    zones: dict[str, Polygon | None] = {}
     for i, zone in enumerate(doc["zone"]):
         poly = _shape(found, ("zone", i), zone["outline"], None, board, size)
-        if poly is None:
-            continue
         zones.setdefault(zone["name"], poly)
+        if poly is None or land is None:
+            continue
         sea = 1.0 - poly.intersection(land).area / poly.area
         if sea < ZONE_SEA_MIN:
             found.append((("zone", i, "outline"), f"a zone mostly at sea (at least {ZONE_SEA_MIN:.0%} sea)",
                           f"{sea:.0%} sea"))
     for name, route in doc["routes"].items():
-        found += _route(doc, name, route, board, size, land, zones)
+        found += _route(name, route, board, size, land, zones)
     for i, port in enumerate(doc["pirate_port"]):
         found += _port(("pirate_port", i, "at"), port["at"], board, size, land)
     return found
@@ -90,31 +84,27 @@ def _unique_names(doc: dict) -> Found:
 
 def _shape(found: Found, path: KeyPath, outline: list, holes: list | None, board: Polygon,
            size: str) -> Polygon | None:
-    """Return the polygon if it is simple, has area and lies on the board; else record why not."""
-    shell = polygon_of(outline)
-    if not shell.is_valid:
-        found.append((path + ("outline",), "a simple polygon (edges that do not cross or touch)", _reason(shell)))
-        return None
-    for k, hole in enumerate(holes or []):
-        ring = polygon_of(hole)
-        if not ring.is_valid:
-            found.append((path + ("holes", k), "a simple polygon (edges that do not cross or touch)",
-                          _reason(ring)))
+    """Return the polygon if it lies on the board, is simple and has area; else record why not."""
+    for key, ring in [("outline", outline)] + [(("holes", k), hole) for k, hole in enumerate(holes or [])]:
+        keys = (key,) if isinstance(key, str) else key
+        outside = _first_outside(ring, board)
+        if outside is not None:
+            found.append((path + keys + (outside,), f"a point on {size}", fmt(*ring[outside])))
             return None
-        if not shell.contains(ring):
+        problem = ring_problem(ring)
+        if problem is not None:
+            where, expected, got = problem
+            found.append((path + keys + where, expected, got))
+            return None
+    shell = polygon_of(outline)
+    for k, hole in enumerate(holes or []):
+        if not shell.contains(polygon_of(hole)):
             found.append((path + ("holes", k), "a hole inside its land's outline",
                           f"a hole reaching {fmt(*_first_outside_of(hole, shell))}"))
             return None
     poly = polygon_of(outline, holes)
     if not poly.is_valid:
-        found.append((path + ("holes",), "holes that do not cross or touch each other", _reason(poly)))
-        return None
-    if poly.area <= 0:
-        found.append((path + ("outline",), "a polygon with an area", "all its points on one line"))
-        return None
-    outside = _first_outside(outline, board)
-    if outside is not None:
-        found.append((path + ("outline", outside), f"a point on {size}", fmt(*outline[outside])))
+        found.append((path + ("holes",), "holes that touch neither each other nor the outline", _reason(poly)))
         return None
     return poly
 
@@ -140,8 +130,9 @@ def _first_outside(points: list, board: Polygon) -> int | None:
     return None
 
 
-def _route(doc: dict, name: str, route: dict, board: Polygon, size: str, land: BaseGeometry,
-           zones: dict[str, Polygon]) -> Found:
+def _route(name: str, route: dict, board: Polygon, size: str, land: BaseGeometry | None,
+           zones: dict[str, Polygon | None]) -> Found:
+    """Return the problems of one route (`land` None: a land is broken, so nothing is judged against it)."""
     found: Found = []
     path: KeyPath = ("routes", name)
     points = [tuple(p) for p in route["centre_line"]]
@@ -156,7 +147,7 @@ def _route(doc: dict, name: str, route: dict, board: Polygon, size: str, land: B
     if points[0][1] > points[-1][1]:
         found.append((path + ("centre_line",), "the south end first (first point south of the last)",
                       f"first point {fmt(*points[0])} north of last {fmt(*points[-1])}"))
-    on_land = line.intersection(land).length / line.length
+    on_land = line.intersection(land).length / line.length if land is not None else 0.0
     if on_land > CENTRE_LINE_LAND_MAX:
         found.append((path + ("centre_line",),
                       f"a centre line mostly at sea (at most {CENTRE_LINE_LAND_MAX:.0%} of it over land)",
@@ -167,13 +158,14 @@ def _route(doc: dict, name: str, route: dict, board: Polygon, size: str, land: B
 
 
 def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Polygon, size: str,
-         land: BaseGeometry, zones: dict[str, Polygon]) -> Found:
+         land: BaseGeometry | None, zones: dict[str, Polygon | None]) -> Found:
+    """Return the problems of one leg; a broken land or destination zone leaves the checks that need it."""
     found: Found = []
     x, y = leg["start"]
     start = Point(x, y)
     if not board.covers(start):
         return [(path + ("start",), f"a point on {size}", fmt(x, y))]
-    if land.covers(start):
+    if land is not None and land.covers(start):
         found.append((path + ("start",), "a start at sea", f"{fmt(x, y)}, on land"))
 
     def progress(p: Point) -> float:
@@ -191,15 +183,17 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
             found.append((path + ("heading",),
                           f"a heading within {HEADING_TOLERANCE:g} degrees of the {direction}bound route's "
                           f"direction at the start ({along:.0f})", f"{leg['heading']:g}"))
-    ahead = _open_run(leg["start"], leg["heading"], land, board)
-    if ahead < LAUNCH_RUN and not land.covers(start):
-        found.append((path + ("heading",), f"a launch heading with at least {LAUNCH_RUN:g} cm of open sea ahead",
-                      f"{leg['heading']:g}, with land or the board's edge {ahead:.1f} cm ahead"))
-    zone = zones.get(leg["destination"])
-    if zone is None:
-        known = sorted(zones)
-        found.append((path + ("destination",), f"the name of a [[zone]] (one of {known})",
+    if land is not None and not land.covers(start):
+        run = _open_run(leg["start"], leg["heading"], land, board)
+        if run < LAUNCH_RUN:
+            found.append((path + ("heading",), f"a launch heading with at least {LAUNCH_RUN:g} cm of open sea ahead",
+                          f"{leg['heading']:g}, with land or the board's edge {run:.1f} cm ahead"))
+    if leg["destination"] not in zones:
+        found.append((path + ("destination",), f"the name of a [[zone]] (one of {sorted(zones)})",
                       repr(leg["destination"])))
+        return found
+    zone = zones[leg["destination"]]
+    if zone is None:  # the zone itself is reported broken
         return found
     if zone.covers(start):
         found.append((path + ("start",), "a start outside its own destination zone",
@@ -224,11 +218,14 @@ def _open_run(start: list, heading: float, land: BaseGeometry, board: Polygon) -
     return LAUNCH_RUN
 
 
-def _port(path: KeyPath, at: list, board: Polygon, size: str, land: BaseGeometry) -> Found:
+def _port(path: KeyPath, at: list, board: Polygon, size: str, land: BaseGeometry | None) -> Found:
+    """Return the problems of one pirate port (`land` None: a land is broken, so the coast is unknown)."""
     x, y = at
     point = Point(x, y)
     if not board.covers(point):
         return [(path, f"a point on {size}", fmt(x, y))]
+    if land is None:
+        return []
     if land.is_empty:
         return [(path, "a port on a coast", "a map without land")]
     coast = land.boundary.difference(board.exterior.buffer(1e-6)).distance(point)

@@ -8,11 +8,11 @@ from functools import cache
 from pathlib import Path
 
 from somaliland.map.document import build
-from somaliland.map.errors import MapError, Problem
+from somaliland.map.errors import KeyPath, MapError, Problem
 from somaliland.map.geometry import check_document
 from somaliland.map.locate import find_line, line_index
 from somaliland.map.model import Map
-from somaliland.map.schema import MAPS_DIR, schema_problems
+from somaliland.map.schema import MAPS_DIR, schema, schema_problems
 
 DEFAULT_MAP = MAPS_DIR / "horn-of-africa.toml"
 
@@ -72,7 +72,8 @@ def _parse(raw: bytes, source: str) -> tuple[dict, list[Problem]]:
     try:
         text = raw.decode("utf-8-sig")  # editors on Windows may start the file with a byte-order mark
     except UnicodeDecodeError as exc:
-        return {}, [Problem(source, (), "UTF-8 text", f"byte {raw[exc.start]:#04x} at offset {exc.start}")]
+        return {}, [Problem(source, (), "UTF-8 text", f"byte {raw[exc.start]:#04x} at offset {exc.start}",
+                            raw[:exc.start].count(b"\n") + 1)]
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -85,6 +86,14 @@ def _parse(raw: bytes, source: str) -> tuple[dict, list[Problem]]:
             message = message.replace(" (at end of document)", " at the end of the file")
             line = text.count("\n") + 1
         return {}, [Problem(source, (), "valid TOML", message.lower(), line)]
+    if not doc:  # one problem, not one per missing key
+        what = "an empty file" if not text.strip() else "a file of comments and blank lines only"
+        return {}, [Problem(source, (), f"a map file with the keys {', '.join(schema()['required'])} "
+                                        f"(maps/README.md)", what)]
     index = line_index(text)
-    found = schema_problems(doc) or check_document(doc)
-    return doc, [Problem(source, path, expected, got, find_line(index, path)) for path, expected, got in found]
+    return doc, [Problem(source, path, expected, got, find_line(index, path)) for path, expected, got in check(doc)]
+
+
+def check(doc: dict) -> list[tuple[KeyPath, str, str]]:
+    """Return (key path, expected, found) of every problem of a map document (schema first, then geometry)."""
+    return schema_problems(doc) or check_document(doc)

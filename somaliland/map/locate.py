@@ -36,7 +36,8 @@ def line_index(text: str) -> dict[KeyPath, int]:
                 table = keys + (n,)
             else:
                 table = keys
-            lines.setdefault(table, i + 1)
+            for n in range(1, len(table) + 1):  # [routes.x.north] also writes routes.x, where no header names it
+                lines.setdefault(table[:n], i + 1)
             i += 1
             continue
         key = _KEY.match(line)

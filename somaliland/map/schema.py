@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
+import re
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -13,6 +16,8 @@ from somaliland.map.errors import KeyPath
 MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 SCHEMA_PATH = MAPS_DIR / "map.schema.json"
 
+FLOAT_MAX = sys.float_info.max
+LINE_BREAKS = "\n\r\u2028\u2029"
 _KIND = {"object": "a table", "array": "an array", "string": "a string", "number": "a number",
          "integer": "a whole number", "boolean": "true or false"}
 
@@ -31,6 +36,8 @@ def describe(value: Any) -> str:
         return f"an array of {len(value)} item{'s' * (len(value) != 1)}"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (datetime.date, datetime.time)):  # TOML dates and times
+        return f"the {'time' if isinstance(value, datetime.time) else 'date'} {value.isoformat()}"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -61,7 +68,7 @@ def _explain(error) -> tuple[str, str]:
     v, want, got = error.validator, error.validator_value, error.instance
     if v == "required":
         missing = [k for k in want if k not in got]
-        return f"key {missing[0]!r}" if len(missing) == 1 else f"keys {missing}", "no such key"
+        return (f"key {missing[0]!r}", "no such key") if len(missing) == 1 else (f"keys {missing}", "no such keys")
     if v == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(k for k in got if k not in allowed)
@@ -87,13 +94,26 @@ def _explain(error) -> tuple[str, str]:
     if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         sign = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}[v]
         return f"a number {sign} {want}", describe(got)
+    if v == "not" and isinstance(got, str):  # the text rule: no control characters or line breaks
+        return error.schema.get("description", error.message), f"{describe(got)} ({_control(got)})"
     return error.message, describe(got)
+
+
+def _control(text: str) -> str:
+    """Return the first character of the text the schema's text rule refuses, in words, with its place."""
+    refused = re.compile(schema()["$defs"]["text"]["not"]["pattern"])
+    k, ch = next((k, ch) for k, ch in enumerate(text) if refused.match(ch))
+    kind = "a line break" if ch in LINE_BREAKS else "a control character"
+    return f"{kind}, U+{ord(ch):04X}, at character {k + 1}"
 
 
 def _non_finite(value: Any, path: KeyPath) -> list[tuple[KeyPath, str, str]]:
     """Return problems for NaN and infinite numbers, which the schema's bounds do not catch."""
     if isinstance(value, float) and not math.isfinite(value):
         return [(path, "a finite number", repr(value))]
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > FLOAT_MAX:
+        return [(path, "a number a float can hold (at most about 1.8e308)", f"a whole number of {len(str(abs(value)))} "
+                                                                            f"digits")]
     if isinstance(value, dict):
         return [p for k, v in value.items() for p in _non_finite(v, path + (k,))]
     if isinstance(value, list):

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from pathlib import Path as FilePath
 
 from somaliland.map.document import DEFAULT_THICKNESS, FORMAT
-from somaliland.map.errors import MapError, Problem
+from somaliland.map.errors import KeyPath, MapError, Problem
+from somaliland.map.svgplaces import INKSCAPE, Drawing, Lines, Origin, element_lines, unreadable
 
-INKSCAPE = "{http://www.inkscape.org/namespaces/inkscape}"
 PX_PER_CM = 96 / 2.54  # svgelements works in CSS pixels, 96 per inch
 CURVE_STEP = 0.2  # cm between points on a flattened curve
 MAX_CURVE_POINTS = 500  # per curve segment, whatever its size
@@ -24,12 +25,12 @@ LAYERS = {  # layer label (lower case, spaces/underscores/hyphens ignored) -> wh
 }
 _RELIEF = re.compile(r"^(.*?)\s*\(\+\s*([0-9]+(?:\.[0-9]+)?)\s*mm\)\s*$")
 _ROUTE = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*(?:\(\s*(full|half)(?:\s+value)?\s*\))?\s*(?::\s*(.+?))?\s*$",
-                    re.IGNORECASE)
-_LEG = re.compile(r"^\s*([a-z][a-z0-9_]*)\s+(north|south)(?:bound)?\s*(?::\s*(.+?))?\s*$", re.IGNORECASE)
+                    re.IGNORECASE | re.ASCII)
+_LEG = re.compile(r"^\s*([a-z][a-z0-9_]*)\s+(north|south)(?:bound)?\s*(?::\s*(.+?))?\s*$", re.IGNORECASE | re.ASCII)
 
 
-def import_svg(path: str | FilePath, name: str = "", author: str = "") -> dict:
-    """Return the map document of an SVG board drawing.
+def import_svg(path: str | FilePath, name: str = "", author: str = "") -> Drawing:
+    """Return the map an SVG board drawing makes, with where each part of it was drawn.
 
     Args:
         path: the SVG file; layers named land, routes, starts, destinations, pirate ports (maps/README.md
@@ -38,103 +39,130 @@ def import_svg(path: str | FilePath, name: str = "", author: str = "") -> dict:
         author: the map's author.
 
     Raises:
-        MapError: the file cannot be parsed, or a layer or element is missing or cannot be understood.
+        MapError: the file cannot be parsed, or a layer or element is missing or cannot be understood; each
+            problem names the SVG element (label, id, layer) and its line.
     """
+    with warnings.catch_warnings():  # NaN and huge numbers in a drawing are reported as problems, not warned of
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _import(str(path), name, author)
+
+
+def _import(source: str, name: str, author: str) -> Drawing:
+    """Return the drawing's map (see `import_svg`)."""
     from svgelements import SVG
 
-    source = str(path)
+    lines = element_lines(source)  # first: it locates XML errors by line, which svgelements cannot
     try:
         svg = SVG.parse(source, reify=True)
     except Exception as exc:  # svgelements raises many kinds on malformed files  # noqa: BLE001
-        raise MapError([Problem(source, (), "an SVG file", f"{type(exc).__name__}: {exc}")]) from None
+        raise MapError([unreadable(source, lines, exc)]) from None
     size = (getattr(svg, "width", None), getattr(svg, "height", None))
     if not isinstance(svg, SVG) or not all(isinstance(v, (int, float)) and 0 < v < math.inf for v in size):
         raise MapError([Problem(source, (), "an SVG file whose page has a width and a height",
                                 f"a {type(svg).__name__} of size {size}")])
     width, depth = size[0] / PX_PER_CM, size[1] / PX_PER_CM
-    layers = _layers(svg)
+    layers = _layers(svg, lines)
     problems: list[Problem] = []
+    origins: dict[KeyPath, Origin] = {
+        (): Origin("the drawing"),
+        ("board",): Origin("the page (the <svg> width and height)", (lines.root or [None])[0]),
+        ("name",): Origin("--name" if name else "--name (default: the SVG file's name)"),
+        ("author",): Origin("--author")}
 
-    def need(kind: str) -> list[tuple[str, list[list[list[float]]], object]]:
+    def need(kind: str) -> list[tuple[str, list[list[list[float]]], object, Origin]]:
         if kind not in layers:
             problems.append(Problem(source, (f"layer {kind!r}",), f"a layer labelled {kind!r}",
                                     f"layers {sorted(layers) or 'none'}"))
             return []
-        return [(label, _rings(shape, depth), shape) for label, shape in layers[kind]]
+        return [(label, _rings(shape, depth), shape, origin) for label, shape, origin in layers[kind]]
 
     doc: dict = {"format": FORMAT, "name": name or FilePath(source).stem, "version": "1.0", "author": author,
                  "board": {"width": _r(width), "depth": _r(depth), "thickness": DEFAULT_THICKNESS},
                  "land": [], "zone": [], "routes": {}, "pirate_port": []}
-    for label, rings, _ in need("land"):
+    for label, rings, _, origin in need("land"):
         match = _RELIEF.match(label)
-        land: dict = {"name": match.group(1) if match else label, "outline": rings[0]}
+        land: dict = {"name": (match.group(1) if match else label) or f"land {len(doc['land']) + 1}",
+                      "outline": rings[0]}
         if rings[1:]:
             land["holes"] = rings[1:]
         if match:
             land["relief"] = float(match.group(2))
+        origins[("land", len(doc["land"]))] = origin
         doc["land"].append(land)
     legs: dict[tuple[str, str], dict] = {}
-    for label, rings, _ in need("destinations"):
-        leg = _leg_label(source, "destinations", label, problems)
+    labelled: set[tuple[str, str, str]] = set()  # (layer, route, direction) of every leg shape drawn, usable or not
+    for label, rings, _, origin in need("destinations"):
+        leg = _leg_label(source, label, origin, problems)
+        labelled.add(("destinations", *(leg or ("?", "?"))))
         if leg:
             zone = _LEG.match(label).group(3) or f"{leg[0]} {leg[1]}"
             if zone not in [z["name"] for z in doc["zone"]]:
+                origins[("zone", len(doc["zone"]))] = origin
                 doc["zone"].append({"name": zone, "outline": rings[0]})
             legs.setdefault(leg, {})["destination"] = zone
-    for label, rings, _ in need("starts"):
-        leg = _leg_label(source, "starts", label, problems)
+            origins.setdefault(("routes", *leg), origin)
+            origins[("routes", *leg, "destination")] = origin
+    for label, rings, _, origin in need("starts"):
+        leg = _leg_label(source, label, origin, problems)
+        labelled.add(("starts", *(leg or ("?", "?"))))
         if leg and (len(rings[0]) < 2 or rings[0][0] == rings[0][-1]):
-            problems.append(Problem(source, ("starts", label), "a line from the start in the launch direction",
-                                    f"{len(rings[0])} distinct point{'s' * (len(rings[0]) != 1)}"))
+            problems.append(origin.problem(source, "a line from the start in the launch direction",
+                                           f"{len(rings[0])} distinct point{'s' * (len(rings[0]) != 1)}"))
         elif leg:
             (x0, y0), (x1, y1) = rings[0][0], rings[0][-1]
             legs.setdefault(leg, {}).update(start=[x0, y0], heading=_r(math.degrees(math.atan2(y1 - y0, x1 - x0))))
+            origins[("routes", *leg)] = origins[("routes", *leg, "start")] = origin
     drawn = set()  # route names drawn, labelled well or not
-    for label, rings, _ in need("routes"):
+    for label, rings, _, origin in need("routes"):
         match = _ROUTE.match(label)
         drawn.add(match.group(1).lower() if match else label)
         if not match or not match.group(2):
-            problems.append(Problem(source, ("routes", label), "a route labelled with its name and value, like "
-                                    "'gulf (full value)' or 'cape (half value): round the Cape'", repr(label)))
+            problems.append(origin.problem(source, "a route labelled with its name and value, like 'gulf (full value)' "
+                                                   "or 'cape (half value): round the Cape'", _said(label)))
             continue
         key = match.group(1).lower()
         line = rings[0]
         if key in doc["routes"]:
-            problems.append(Problem(source, ("routes", label), f"one line for route {key!r}", "a second one"))
+            problems.append(origin.problem(source, f"one line for route {key!r}", "a second one"))
             continue
         if len(line) < 2:
-            problems.append(Problem(source, ("routes", label), "a line of at least 2 points", f"{len(line)}"))
+            problems.append(origin.problem(source, "a line of at least 2 points", f"{len(line)}"))
             continue
+        origins[("routes", key)] = origin
         doc["routes"][key] = {"full_value": match.group(2).lower() == "full",
                               **({"label": match.group(3)} if match.group(3) else {}),
                               "centre_line": line if line[0][1] <= line[-1][1] else line[::-1]}
-    for label, _, shape in need("pirate ports"):
+    for label, _, shape, origin in need("pirate ports"):
         box = shape.bbox()
         if box is None:
-            problems.append(Problem(source, ("pirate ports", label), "a shape marking the port", "an empty shape"))
+            problems.append(origin.problem(source, "a shape marking the port", "an empty shape"))
             continue
         x0, y0, x1, y1 = box
-        doc["pirate_port"].append({"name": label, "at": [_r((x0 + x1) / 2 / PX_PER_CM),
-                                                         _r(depth - (y0 + y1) / 2 / PX_PER_CM)]})
+        origins[("pirate_port", len(doc["pirate_port"]))] = origin
+        doc["pirate_port"].append({"name": label or f"pirate port {len(doc['pirate_port']) + 1}",
+                                   "at": [_r((x0 + x1) / 2 / PX_PER_CM), _r(depth - (y0 + y1) / 2 / PX_PER_CM)]})
     for (route, direction), leg in sorted(legs.items()):
         if route in doc["routes"]:
             doc["routes"][route][direction] = leg
     for route in sorted({route for route, _ in legs} - drawn):
         if "routes" in layers:
-            problems.append(Problem(source, ("routes",), f"a line labelled '{route} (full value)' or "
+            problems.append(Problem(source, ("layer 'routes'",), f"a line labelled '{route} (full value)' or "
                                     f"'{route} (half value)' (its legs are drawn)", "none"))
     for route in doc["routes"]:
         for direction in ("north", "south"):
             for part, layer in (("start", "starts"), ("destination", "destinations")):
-                if part not in doc["routes"][route].get(direction, {}) and layer in layers:
-                    problems.append(Problem(source, (layer,), f"a shape labelled '{route} {direction}'", "none"))
+                # a shape whose label cannot be read ("?") is reported; it is likely the one missing
+                if not labelled & {(layer, route, direction), (layer, "?", "?")} and layer in layers:
+                    problems.append(Problem(source, (f"layer {layer!r}",), f"a shape labelled '{route} {direction}'",
+                                            "none"))
     if problems:
         raise MapError(problems)
-    return doc
+    return Drawing(source, doc, origins)
 
 
-def _layers(svg) -> dict[str, list]:
-    """Return each known layer's (label, shape) pairs; a shape's label is its Inkscape label, else its id."""
+def _layers(svg, lines: Lines) -> dict[str, list]:
+    """Return each known layer's (label, shape, origin); a shape's label is its Inkscape label, else its id,
+    else empty."""
     from svgelements import Group, Shape
 
     found: dict[str, list] = {}
@@ -144,23 +172,35 @@ def _layers(svg) -> dict[str, list]:
         own = group.values.get("attributes", {})
         if own.get(f"{INKSCAPE}groupmode") != "layer":
             continue
-        kind = LAYERS.get(re.sub(r"[\s_\-]", "", str(own.get(f"{INKSCAPE}label", group.id or "")).lower()))
+        layer = str(own.get(f"{INKSCAPE}label", group.id or ""))
+        kind = LAYERS.get(re.sub(r"[\s_\-]", "", layer.lower()))
         if kind is None:
             continue
         shapes = found.setdefault(kind, [])
-        for element in group.select():
-            if isinstance(element, Shape):
-                attrs = element.values.get("attributes", {})
-                shapes.append((str(attrs.get(f"{INKSCAPE}label") or element.id or f"{kind} {len(shapes) + 1}"),
-                               element))
+        members = [e for e in group.select() if isinstance(e, Shape)]
+        for k, element in enumerate(members):
+            label = str(element.values.get("attributes", {}).get(f"{INKSCAPE}label") or "")
+            ident = element.id
+            line = lines.of(layer, k, len(members), label, ident)
+            if label:
+                place = f"{label!r}{f' (id {ident})' if ident else ''} on layer {layer!r}"
+            elif ident:
+                place = f"id {ident} (no label) on layer {layer!r}"
+            else:
+                place = f"shape {k + 1} (no label or id) on layer {layer!r}"
+            shapes.append((label or ident or "", element, Origin(place, line)))
     return found
 
 
-def _leg_label(source: str, layer: str, label: str, problems: list[Problem]) -> tuple[str, str] | None:
+def _said(label: str) -> str:
+    """Return a label as found, in messages."""
+    return repr(label) if label else "no label"
+
+
+def _leg_label(source: str, label: str, origin: Origin, problems: list[Problem]) -> tuple[str, str] | None:
     match = _LEG.match(label)
     if not match:
-        problems.append(Problem(source, (layer, label), "a label like 'gulf north' or 'cape south: Cape Town'",
-                                repr(label)))
+        problems.append(origin.problem(source, "a label like 'gulf north' or 'cape south: Cape Town'", _said(label)))
         return None
     return match.group(1).lower(), match.group(2).lower()
 

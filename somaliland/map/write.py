@@ -15,7 +15,10 @@ def dumps(doc: dict, comment: str = "", schema: str = "./map.schema.json") -> st
     out += ["# Lengths in cm from the board's south-west corner (x east, y north); headings in degrees",
             "# counter-clockwise from east; relief in mm. Format: maps/README.md.", ""]
     out += [f"format = {doc['format']}", f"name = {_str(doc['name'])}", f"version = {_str(doc['version'])}",
-            f"author = {_str(doc['author'])}", "", "[board]"]
+            f"author = {_str(doc['author'])}"]
+    # an empty array of tables has no [[...]] header to stand for it: say it before the tables
+    out += [f"{key} = []" for key in ("land", "zone", "pirate_port") if not doc[key]]
+    out += ["", "[board]"]
     out += [f"{k} = {_num(v)}" for k, v in doc["board"].items()]
     for land in doc["land"]:
         out += ["", "[[land]]", f"name = {_str(land['name'])}"]

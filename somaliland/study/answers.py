@@ -5,7 +5,8 @@ Which answers apply is read off the results, not declared in the study file:
 - rounds: a player count played with more than one number of rounds (R23) -> which number to play;
 - skill: a `seatN_skill` sweep -> how far a player's throw skill moves their win rate;
 - routes: contracts sailed on both kinds of route -> per map, by player count and contract value, which kind
-  nets more (R8), the routes named by the map (`routenames`);
+  nets more (R8), the routes named by the map (`routenames`); a value band with fewer than MIN_PER_SIDE
+  contracts on a side says so, with the counts; a map with both kinds whose contracts all went one way too;
 - variants: a swept rules option or map -> what each value changes against the first (points, ransom,
   contracts fulfilled, routes, length, balance), per player count;
 - strategies: different strategies at one table -> how often each wins, per cell;
@@ -14,6 +15,10 @@ Which answers apply is read off the results, not declared in the study file:
 Every report also says who played the games (`players_context`): the answers describe the game *as the
 built-in AI players play it*, and how well they play (contracts fulfilled, throws aground, routes sailed)
 is part of what a designer must know before trusting an answer.
+
+Games on different maps are never pooled: in a study that sweeps the map, every answer but the map's own
+(which compares the maps) is given per map ("2 players, on tiny: ..."). A test that the games are too few
+for is not left out silently: the answer says so, with the count and what it needs.
 
 All functions are pure: pandas tables in, Markdown bullet texts out. Intervals are 95%: Wilson for win
 rates, Welch normal for differences of means, the normal interval of a least-squares slope.
@@ -24,8 +29,8 @@ from __future__ import annotations
 import math
 import re
 
-from somaliland.map.model import route_title
-from somaliland.study.routenames import kind_label, kind_name, kind_title, per_map
+from somaliland.map.model import route_title, value_words
+from somaliland.study.routenames import kind_label, kind_name, kind_title, offered, per_map
 from somaliland.study.stats import balance, difference_ci, fair_balance, holm, slope_ci, wilson
 
 MIN_PER_SIDE = 10  # sailed contracts per route and value band before two routes are compared
@@ -93,12 +98,45 @@ def answers(tables: dict) -> list[str]:
         out += variant_answer(players, games, contracts, column)
     for column, seat in skill_columns(players):
         out += skill_answer(players, column, seat)
-    out += routes_answer(contracts, games)
+    routes = routes_answer(contracts, games)
+    out += routes
     if not skill_columns(players):
         out += strategies_answer(players)
     if not out and identical_seats(players):
         out += seats_answer(players, games)
+    if not routes:
+        out += routes_not_compared(contracts, games)
     return out + players_context(players, contracts, games)
+
+
+def on_each_map(games, *tables):
+    """Yield (", on MAP", games, *tables) for each map the games were played on; ("", games, *tables) for one.
+
+    Rows of the other tables go with their map (by their `map` column, else by their cell)."""
+    maps = sorted(games["map"].unique()) if "map" in games and games["map"].nunique() > 1 else []
+    if not maps:
+        yield "", games, *tables
+        return
+    for name in maps:
+        g = games[games["map"] == name]
+        yield f", on {name}", g, *(_rows_on(t, name, set(g.cell)) for t in tables)
+
+
+def _rows_on(table, name: str, cells: set):
+    """Return a table's rows played on one map."""
+    if "map" in table:
+        return table[table["map"] == name]
+    return table[table.cell.isin(cells)] if "cell" in table else table
+
+
+def _chi2(p: float, too_few: str) -> str:
+    """Return a χ² test's p-value as written in an answer, or why it was not made."""
+    return too_few if math.isnan(p) else f"χ² p = {p:.2g}"
+
+
+def too_few_for_chi2(games: int, k: int) -> str:
+    """Return why a χ² test over k turn positions or seats was not made: too few games (it needs 5 wins each)."""
+    return f"too few games for a χ² test ({games}; at least {5 * k})"
 
 
 def rounds_answer(players, games) -> list[str]:
@@ -111,6 +149,14 @@ def rounds_answer(players, games) -> list[str]:
     player counts in the study (the games as designed), so that a game is as long for each player.
     """
     out = []
+    for where, on_map, on_map_players in on_each_map(games, players):
+        out += _rounds_on_one_map(on_map_players, on_map, where)
+    return out
+
+
+def _rounds_on_one_map(players, games, where: str) -> list[str]:
+    """Return `rounds_answer` for the games of one map (`where`: ", on MAP" or "")."""
+    out = []
     for k, kgames in games.groupby("players"):
         if kgames.rounds.nunique() < 2:
             continue
@@ -120,9 +166,11 @@ def rounds_answer(players, games) -> list[str]:
         for r, g in kgames.groupby("rounds"):
             p = players[(players.players == k) & (players.rounds == r)]
             b = balance(p, g)
-            # two tests per cell: Bonferroni within the cell, then Holm across the cells below
-            rows.append({"rounds": int(r), "b": b, "p": min(1.0, 2 * min(_positions_p(p, int(k)), b.advantage_p1_p)),
-                         "per_player": b.duration / k,
+            positions = _positions_p(p, int(k))
+            tests = [b.advantage_p1_p] + ([] if math.isnan(positions) else [positions])
+            # one or two tests per cell: Bonferroni within the cell, then Holm across the cells below
+            rows.append({"rounds": int(r), "b": b, "p": min(1.0, len(tests) * min(tests)),
+                         "per_player": b.duration / k, "untested": math.isnan(positions),
                          "fair": fair_balance(b.games, int(k))})
         for row, adjusted in zip(rows, holm([row["p"] for row in rows])):
             row["p_adj"] = adjusted
@@ -150,8 +198,10 @@ def rounds_answer(players, games) -> list[str]:
             f"{row['rounds']} rounds: P1 {pct(row['b'].advantage_p1)} {_ci(*row['b'].advantage_p1_ci)}, "
             f"Balance {row['b'].balance:.2f} (fair game ≈ {row['fair']:.2f}), {row['b'].duration:.0f} throws, "
             f"LeadChange {row['b'].lead_change:.2f}, spread {row['b'].spread:.0f} points, {row['b'].games} games"
+            + (f" (turn positions: {too_few_for_chi2(row['b'].games, int(k))}; P1's binomial test only)"
+               if row["untested"] else "")
             for row in rows)
-        out.append(f"**{k} players: play {best['rounds']} rounds.** Balance: {verdict}. Chosen because {why}. "
+        out.append(f"**{k} players{where}: play {best['rounds']} rounds.** Balance: {verdict}. Chosen because {why}. "
                    f"Per number of rounds — {detail}.")
         equal_starts = [row["rounds"] for row in rows if row["rounds"] % k == 0]
         if equal_starts:
@@ -175,6 +225,16 @@ def variant_answer(players, games, contracts, column: str) -> list[str]:
     """What each value of a swept rules option, map or physics setting changes against the first value, per player
     count: points per player (the verdict), ransom, contracts fulfilled, routes, and, with 95% intervals, game
     length and throws aground (the measures a physics setting moves first)."""
+    if column == "map":
+        return _variant_on_one_map(players, games, contracts, column, "")
+    out = []
+    for where, on_map, on_map_players, on_map_contracts in on_each_map(games, players, contracts):
+        out += _variant_on_one_map(on_map_players, on_map, on_map_contracts, column, where)
+    return out
+
+
+def _variant_on_one_map(players, games, contracts, column: str, where: str) -> list[str]:
+    """Return `variant_answer` for the games of one map (`where`: ", on MAP" or ""), or across maps for the map."""
     out = []
     first = games.sort_values("cell")[column].iloc[0]
     for k, kgames in games.groupby("players"):
@@ -200,7 +260,7 @@ def variant_answer(players, games, contracts, column: str) -> list[str]:
             d, lo, hi = difference_ci(r["points"], b["points"])
             verdict = ("more points" if lo > 0 else "fewer points" if hi < 0 else "no significant change in points")
             length, aground = (_change(r[key], b[key]) for key in ("throws", "aground"))
-            out.append(f"**{k} players, {column} = {v} against {base}: {verdict}** — points per player "
+            out.append(f"**{k} players{where}, {column} = {v} against {base}: {verdict}** — points per player "
                        f"{r['points'].mean():+.1f} vs {b['points'].mean():+.1f} ({d:+.1f} [{lo:+.1f}, {hi:+.1f}]); "
                        f"ransom per player {r['ransom']:.1f} vs {b['ransom']:.1f}; contracts fulfilled "
                        f"{pct(r['fulfilled'])} vs {pct(b['fulfilled'])}; {_full_share(r, b)}; {length} throws a game; "
@@ -227,10 +287,22 @@ def _change(values, base) -> str:
 def skill_answer(players, column: str, seat: int) -> list[str]:
     """How much dexterity decides: seat `seat`'s win rate against its throw skill, per player count."""
     out = []
+    for where, on_map in on_each_map(players):
+        out += _skill_on_one_map(on_map, column, seat, where)
+    return out
+
+
+def _skill_on_one_map(players, column: str, seat: int, where: str) -> list[str]:
+    """Return `skill_answer` for the games of one map (`where`: ", on MAP" or "")."""
+    out = []
     rows_all = players[players.seat == seat]
     for k, rows in rows_all.groupby("players"):
         b, lo, hi = slope_ci(rows[column], rows.win_share)
         if math.isnan(b):
+            levels = sorted(rows[column].unique())
+            out.append(f"**{k} players{where}: dexterity not measured** — a slope needs at least 3 games over at "
+                       f"least 2 skill levels of seat {seat}; found {len(rows)} game{'s' * (len(rows) != 1)} at "
+                       f"{'level' if len(levels) == 1 else 'levels'} {', '.join(f'{v:g}' for v in levels)}.")
             continue
         levels = []
         for level, g in rows.groupby(column):
@@ -244,7 +316,7 @@ def skill_answer(players, column: str, seat: int) -> list[str]:
                     "matters" if lo > 0 else "is not shown to matter")
         others = players[(players.seat != seat) & (players.players == k)].skill
         against = f" against opponents of skill {others.iloc[0]:g}" if others.nunique() == 1 else ""
-        out.append(f"**{k} players: dexterity {strength}.** Seat {seat}'s win rate{against} goes from "
+        out.append(f"**{k} players{where}: dexterity {strength}.** Seat {seat}'s win rate{against} goes from "
                    f"{pct(low_rate)} at skill {lowest:g} to {pct(high_rate)} at {highest:g} (fair share "
                    f"{pct(fair)}); each +0.1 of skill adds {100 * b / 10:+.1f} points [{100 * lo / 10:+.1f}, "
                    f"{100 * hi / 10:+.1f}]. By skill — {'; '.join(levels)}.")
@@ -263,7 +335,8 @@ def route_table(contracts):
 
 def routes_answer(contracts, games=None) -> list[str]:
     """R8: per map, player count and contract value band, does a contract sailed on the half-value route net more
-    than one on the full-value route? Routes are named by the map the games were played on (`routenames`)."""
+    than one on the full-value route? Routes are named by the map the games were played on (`routenames`); a band
+    with fewer than MIN_PER_SIDE sailed contracts on either kind says so, with both counts."""
     frame = route_table(contracts)
     if frame.empty or frame.full_route.nunique() < 2:
         return []
@@ -271,6 +344,11 @@ def routes_answer(contracts, games=None) -> list[str]:
     for name, on_map, g_map in per_map(frame, games):
         half, full = kind_name(g_map, False), kind_name(g_map, True)
         where = f", on {name}" if name else ""
+        if len(offered(g_map)) == 1:  # a map with one kind of route: nothing to compare on it
+            kind = offered(g_map).pop()
+            out.append(f"**Routes{where}: not compared** — this map has only {value_words(kind)} routes "
+                       f"({kind_name(g_map, kind)}).")
+            continue
         for k in sorted(on_map.players.unique()):
             sel = on_map[on_map.players == k]
             verdicts = []
@@ -278,24 +356,36 @@ def routes_answer(contracts, games=None) -> list[str]:
                 b = sel[sel.band == band]
                 safe, risky = b[~b.full_route].net, b[b.full_route].net
                 if min(len(safe), len(risky)) < MIN_PER_SIDE:
+                    verdicts.append(f"{band}: too few contracts to compare ({full} {len(risky)}, {half} {len(safe)}; "
+                                    f"at least {MIN_PER_SIDE} each)")
                     continue
                 d, lo, hi = difference_ci(safe, risky)
                 word = half if lo > 0 else full if hi < 0 else "either (no significant difference)"
                 verdicts.append(f"{band}: {word}, {d:+.1f} [{lo:+.1f}, {hi:+.1f}]")
-            if not verdicts:
-                continue
             routes = "; ".join(
                 f"{kind_title(g_map, bool(kind))}: {len(g)} contracts, {pct(g.fulfilled.mean())} fulfilled, "
                 f"{g.ransom.mean():.1f} ransom each, {g.net.mean():+.1f} net each" for kind, g in sel.groupby("full_route"))
-            out.append(f"**{k} players{where}, net points of {half} minus {full} per sailed contract, by value** — "
-                       f"{'; '.join(verdicts)}. Behind it: {routes}.")
-    if out:
-        who = contracts[contracts.ships > 0].groupby("full_route").strategy.agg(lambda s: ", ".join(sorted(set(s))))
+            compared = any("too few" not in v for v in verdicts)
+            head = (f"{k} players{where}, net points of {half} minus {full} per sailed contract, by value" if compared
+                    else f"{k} players{where}: {half} and {full} not compared, too few sailed contracts")
+            out.append(f"**{head}** — {'; '.join(verdicts)}. Behind it: {routes}.")
+        who = on_map.groupby("full_route").strategy.agg(lambda s: ", ".join(sorted(set(s))))
         if len(who) == 2 and who[True] != who[False]:
-            out.append(f"The routes were sailed by different strategies ({kind_name(games, False)}: {who[False]}; "
-                       f"{kind_name(games, True)}: {who[True]}), which also aim differently, so each difference is "
-                       f"route and strategy together.")
+            out.append(f"{f'On {name}, the' if name else 'The'} routes were sailed by different strategies ({half}: "
+                       f"{who[False]}; {full}: "
+                       f"{who[True]}), which also aim differently, so each difference is route and strategy together.")
     return out
+
+
+def routes_not_compared(contracts, games) -> list[str]:
+    """Say why there is no routes answer (R8) when the maps offer both kinds of route but every sailed contract
+    went one way."""
+    frame = route_table(contracts)
+    if frame.empty or frame.full_route.nunique() != 1 or offered(games) != {True, False}:
+        return []
+    kind = bool(frame.full_route.iloc[0])
+    return [f"**Routes: not compared** — all {len(frame)} sailed contracts went via {kind_title(games, kind)}; "
+            f"comparing the routes needs at least {MIN_PER_SIDE} sailed contracts on each kind per value band."]
 
 
 def strategies_answer(players) -> list[str]:
@@ -338,6 +428,7 @@ def seats_answer(players, games) -> list[str]:
         bound = max(abs(lo - fair), abs(hi - fair))
         pos_p = _positions_p(p, k)
         seat_rates, seat_p = by_seat(p)
+        too_few = too_few_for_chi2(b.games, k)
         if p_adj < ALPHA:
             head = f"the first player wins {'more' if b.advantage_p1 > fair else 'less'} than a fair share"
         else:
@@ -347,16 +438,24 @@ def seats_answer(players, games) -> list[str]:
         out.append(f"**{g.cell_label.iloc[0]}: {head}.** P1 (first in round 1) wins {pct(b.advantage_p1)} "
                    f"{_ci(lo, hi)} of {b.games} games against a fair {pct(fair)} (binomial p = "
                    f"{b.advantage_p1_p:.2g}{corrected}); win rate by turn position "
-                   f"{' / '.join(pct(r) for r in b.win_rates)} (χ² p = {pos_p:.2g}); by seat (colour) {seat_rates} (χ² p = "
-                   f"{seat_p:.2g}); Balance {b.balance:.3f} (a fair game shows about {fair_balance(b.games, k):.3f} at "
-                   f"this sample size).")
+                   f"{' / '.join(pct(r) for r in b.win_rates)} ({_chi2(pos_p, too_few)}); by seat (colour) "
+                   f"{seat_rates} ({_chi2(seat_p, too_few)}); Balance {b.balance:.3f} (a fair game shows about "
+                   f"{fair_balance(b.games, k):.3f} at this sample size).")
     return out
 
 
 def players_context(players, contracts, games=None) -> list[str]:
-    """Who played: per strategy, contracts fulfilled, routes sailed, throws aground, points and ransom per game."""
+    """Who played: per map and strategy, contracts fulfilled, routes sailed, throws aground, points and ransom per
+    game."""
     if players.empty:
         return []
+    if games is None:
+        return [_context(players, contracts, None, "")]
+    return [_context(p, c, g, where) for where, g, p, c in on_each_map(games, players, contracts)]
+
+
+def _context(players, contracts, games, where: str) -> str:
+    """Return `players_context` for the games of one map (`where`: ", on MAP" or "")."""
     parts = []
     full = kind_title(games, True)
     sailed = contracts[contracts.ships > 0] if not contracts.empty else contracts
@@ -368,5 +467,5 @@ def players_context(players, contracts, games=None) -> list[str]:
         parts.append(f"{name} fulfils {pct(done / taken if taken else math.nan)} of {int(taken)} contracts taken, "
                      f"sails {pct(on_full)} of them via {full}, runs aground on {pct(aground)} of throws, and "
                      f"scores {rows.points.mean():+.1f} points a game after {rows.ransom.mean():.1f} ransom")
-    return ["**Who played**: these answers describe the game as the built-in AI players play it. "
-            + "; ".join(parts) + "."]
+    return (f"**Who played{where}**: these answers describe the game as the built-in AI players play it. "
+            + "; ".join(parts) + ".")

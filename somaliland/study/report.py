@@ -10,7 +10,7 @@ import math
 from pathlib import Path
 
 from somaliland.study import figures
-from somaliland.study.answers import answers, by_seat, identical_seats, skill_columns
+from somaliland.study.answers import answers, by_seat, identical_seats, skill_columns, too_few_for_chi2
 from somaliland.study.answers import pct as _pct
 from somaliland.study.stats import Balance, balance, fair_balance, holm
 from somaliland.study.store import journal_games, read_table, study_of
@@ -160,17 +160,17 @@ def _seat_conclusions(players) -> list[str]:
     tested, so that one cell in twenty is not flagged by chance alone. Cells where the seats are even say so
     too, with their rates, so a report answers "does a colour win more?" either way.
     """
-    tested = []
+    tested, out = [], []
     for (cell, label), rows in players.groupby(["cell", "cell_label"]):
         if not identical_seats(rows):
             continue
         rates, p = by_seat(rows)
-        if not math.isnan(p):
+        if math.isnan(p):
+            out.append(f"Seats (colours) in {label}: {rates}; not tested: "
+                       f"{too_few_for_chi2(rows.game.nunique(), int(rows.players.iloc[0]))}.")
+        else:
             tested.append((label, rates, p))
-    if not tested:
-        return []
     adjusted = holm([t[2] for t in tested])
-    out = []
     for (label, rates, p), p_adj in zip(tested, adjusted):
         if p_adj < 0.05:
             out.append(f"**The seat decides, though the players are identical**, in {label}: {rates} (χ² test of "

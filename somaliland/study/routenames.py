@@ -26,6 +26,13 @@ def kind_label(games, full: bool) -> str | None:
     return (labels.pop() or None) if len(labels) == 1 else None
 
 
+def offered(games) -> set[bool]:
+    """Return the kinds of route (True: full value) the maps of these games offer; empty when not recorded."""
+    if games is None or games.empty or "routes" not in games or games.routes.isna().any():
+        return set()
+    return {r["full_value"] for text in games.routes.unique() for r in json.loads(text)}
+
+
 def kind_name(games, full: bool) -> str:
     """Return what to call these games' full- (or half-) value route: its label, else the generic name."""
     return kind_label(games, full) or GENERIC[full]

@@ -173,6 +173,7 @@ def parse_study(text: str, source: str, base_dir: Path) -> Study:
         raise StudyError(source, "sweep", f"at most {MAX_CELLS} cells", len(combos))
     cells = tuple(_cell(source, i, where, base, values, base_dir, factory is None)
                   for i, (where, values) in enumerate(combos))
+    _distinct_map_names(source, cells)
     sweep_keys = tuple(dict.fromkeys(k for grid in grids for k in grid))
     return Study(name=name, question=question.strip(), source=source, master_seed=master, games_per_cell=games,
                  policy_factory=factory, sweep_keys=sweep_keys, cells=cells,
@@ -227,6 +228,17 @@ def _cell(source: str, index: int, where: str, base: dict[str, Any], values: tup
     seats = _seats(source, here, doc, rules.players, registry)
     physics = _physics(source, here, doc.get("physics", {}))
     return Cell(index=index, values=values, map_path=map_path, rules=rules, seats=seats, physics=physics)
+
+
+def _distinct_map_names(source: str, cells: tuple[Cell, ...]) -> None:
+    """Refuse two map files of one name: results and reports tell maps apart by file name, and would pool them."""
+    named: dict[str, Path] = {}
+    for cell in cells:
+        first = named.setdefault(cell.map_path.stem, cell.map_path)
+        if first.resolve() != cell.map_path.resolve():
+            raise StudyError(source, "map", f"map files of different names (results and reports name a map by its "
+                                            f"file name, and would pool two called {first.stem!r})",
+                             f"{first} and {cell.map_path}")
 
 
 def _physics(source: str, here: str, table: Any) -> SimSettings:

@@ -12,15 +12,14 @@ line) and the reason (`expected ..., found ...`).
 from __future__ import annotations
 
 import random
-import re
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parents[1]), str(HERE.parent)]  # the checkout, and tests/ (scripted players)
 
+from mutations import edit_lines, run_fuzz  # noqa: E402
 from somaliland.study import StudyError, load_study  # noqa: E402
 from somaliland.study.runner import check_factory  # noqa: E402
 
@@ -54,30 +53,7 @@ def mutate(text: str, rng: random.Random) -> bytes:
     """Return the text with one to three random edits, as bytes (some edits are not UTF-8)."""
     lines = text.split("\n")
     for _ in range(rng.randint(1, 3)):
-        i = rng.randrange(len(lines))
-        kind = rng.randrange(9)
-        if kind == 0 and len(lines) > 1:
-            del lines[i]
-        elif kind == 1:
-            lines.insert(i, lines[i])
-        elif kind == 2:
-            j = rng.randrange(len(lines))
-            lines[i], lines[j] = lines[j], lines[i]
-        elif kind == 3 and "=" in lines[i]:
-            lines[i] = lines[i].split("=", 1)[0] + "= " + rng.choice(VALUES)
-        elif kind == 4 and "=" in lines[i]:
-            key, value = lines[i].split("=", 1)
-            lines[i] = key.rstrip() + rng.choice(["x", "_", "s", ".0", "Z"]) + " =" + value
-        elif kind == 5:
-            lines.insert(i, rng.choice(LINES))
-        elif kind == 6:
-            lines[i] = lines[i][:rng.randrange(len(lines[i]) + 1)]
-        elif kind == 7:
-            numbers = re.findall(r"-?\d+\.?\d*", lines[i])
-            if numbers:
-                lines[i] = lines[i].replace(rng.choice(numbers), rng.choice(["-1", "0", "1e9", "0.5", "65"]), 1)
-        else:
-            lines = "\n".join(lines)[:rng.randrange(len("\n".join(lines)) + 1)].split("\n")
+        lines = edit_lines(lines, rng, VALUES, LINES, ["-1", "0", "1e9", "0.5", "65"])
     data = "\n".join(lines).encode("utf-8")
     if rng.random() < 0.05:  # a garbled byte: not UTF-8, or a control character
         k = rng.randrange(len(data) + 1)
@@ -102,20 +78,7 @@ def answer(path: Path) -> tuple[str, str]:
 
 def fuzz(mutants: int, seed: int) -> tuple[Counter, list[tuple[str, str]]]:
     """Return the count of each kind of answer to `mutants` mutated studies, and the bad answers with their text."""
-    rng = random.Random(seed)
-    texts = bases()
-    counts: Counter = Counter()
-    bad = []
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "study.toml"
-        for _ in range(mutants):
-            data = mutate(rng.choice(texts), rng)
-            path.write_bytes(data)
-            kind, message = answer(path)
-            counts[kind] += 1
-            if kind in ("unlocated", "traceback"):
-                bad.append((data.decode("utf-8", "replace"), message))
-    return counts, bad
+    return run_fuzz(mutants, seed, {f"study{k}.toml": text for k, text in enumerate(bases())}, mutate, answer)
 
 
 if __name__ == "__main__":

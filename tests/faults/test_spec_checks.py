@@ -54,7 +54,7 @@ def test_a_map_sweep_with_an_invalid_map_stops_before_any_game(tmp_path, capsys)
     bad = bowtie(tmp_path)
     text = REGISTRY + f'[sweep]\nmap = ["{TINY_MAP}", "{bad}"]\n'
     assert (f"sweep cell 1 (map='{bad}'): map: expected a map file that loads (`somaliland map check` lists its "
-            f"problems), found '{bad}:29: land[1].outline: ") in refusal(tmp_path, text, capsys)
+            f"problems), found '{bad}:30: land[1].outline[0]: ") in refusal(tmp_path, text, capsys)
 
 
 def refusal(folder, text: str, capsys) -> str:
