@@ -24,7 +24,7 @@ from physics import Roller, SimSettings
 from somaliland import __version__
 from somaliland.engine.decisions import Answer, DraftRequest, LaunchRequest, PlanRequest, Request, ThrowRequest
 from somaliland.engine.encode import plan_json, plain, roll_json, rules_json, throw_json
-from somaliland.engine.setup import GameSetup
+from somaliland.engine.setup import GameSetup, Seat
 from somaliland.machine import fingerprint
 from somaliland.map.model import Map
 from somaliland.players.hand import execute
@@ -205,10 +205,7 @@ def play_game(setup: GameSetup, world: Map, roller: Roller, factory: PolicyFacto
     Raises:
         IllegalActionError: a player attempted an illegal action (a bug in that strategy).
     """
-    # the aim plans for the scatter of the seat's own hand (a strategy parameter may override it)
-    policies = [factory(seat.strategy, roller, {"heading_sd_deg": seat.skill.heading_sd_deg,
-                                                "speed_sd": seat.skill.speed_sd, **dict(seat.params)})
-                for seat in setup.seats]
+    policies = [seat_policy(seat, roller, factory) for seat in setup.seats]
     steps = game_steps(setup, world, roller, sink)
     answer: Answer = None  # a fresh generator is started by sending None
     while True:
@@ -217,6 +214,15 @@ def play_game(setup: GameSetup, world: Map, roller: Roller, factory: PolicyFacto
         except StopIteration as done:
             return done.value
         answer = request.ask(policies[request.seat])
+
+
+def seat_policy(seat: Seat, roller: Roller, factory: PolicyFactory) -> Policy:
+    """Return the policy that plays a seat: its strategy, aiming for the scatter of the seat's own hand.
+
+    A strategy parameter (`seat.params`) may override the scatter the aim plans for.
+    """
+    return factory(seat.strategy, roller, {"heading_sd_deg": seat.skill.heading_sd_deg,
+                                           "speed_sd": seat.skill.speed_sd, **dict(seat.params)})
 
 
 def game_steps(setup: GameSetup, world: Map, roller: Roller,
