@@ -16,6 +16,7 @@ from somaliland.engine.recorded import answering_agents
 from somaliland.engine.setup import GameSetup, Seat
 from somaliland.machine import parting_note
 from somaliland.players.hand import ThrowSkill
+from somaliland.rules.errors import IllegalActionError
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +119,9 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
     with make_roller(settings) as roller:
         try:
             play_game(setup, world, roller, answering_agents(events, name, factory), sink=compare)
+        except IllegalActionError as refused:  # a recorded decision (an agent's, or edited) the rules refuse
+            kind = events[count]["kind"] if count < len(events) else "end"
+            return parted(f"line {count + 1} ({kind}): the re-run refuses the recorded decision: {refused}")
         except _Parted as part:
             line = part.index + 1
             if part.recorded is None:
