@@ -24,18 +24,24 @@ from somaliland.rules.planning import Plan, check_plans
 
 
 @dataclass(frozen=True, slots=True)
-class DraftRequest:
-    """Take a contract from the offer, or pass (R5, R6, D2): answered by a `Card` or None."""
+class Decision:
+    """What every request carries: the view of the game the decision sees and the game's generator."""
 
     table: Table
-    draft: Draft
     rng: np.random.Generator = field(repr=False, compare=False)
-    kind: ClassVar[str] = "draft"
 
     @property
     def seat(self) -> int:
         """Return the seat that decides."""
         return self.table.seat
+
+
+@dataclass(frozen=True, slots=True)
+class DraftRequest(Decision):
+    """Take a contract from the offer, or pass (R5, R6, D2): answered by a `Card` or None."""
+
+    draft: Draft
+    kind: ClassVar[str] = "draft"
 
     def ask(self, policy: Policy) -> Card | None:
         """Return the policy's answer."""
@@ -50,20 +56,13 @@ class DraftRequest:
 
 
 @dataclass(frozen=True, slots=True)
-class PlanRequest:
+class PlanRequest(Decision):
     """Give every held contract a route and ships (R8, R10, D5): answered by a tuple of `Plan`s.
 
     Every seat plans at once: the table shows the state after the draft, not the other seats' plans.
     """
 
-    table: Table
-    rng: np.random.Generator = field(repr=False, compare=False)
     kind: ClassVar[str] = "plan"
-
-    @property
-    def seat(self) -> int:
-        """Return the seat that decides."""
-        return self.table.seat
 
     def ask(self, policy: Policy) -> tuple[Plan, ...]:
         """Return the policy's answer."""
@@ -78,17 +77,10 @@ class PlanRequest:
 
 
 @dataclass(frozen=True, slots=True)
-class LaunchRequest:
+class LaunchRequest(Decision):
     """Launch one of the seat's ships now, or pass (R12, D7): answered by a ship id or None."""
 
-    table: Table
-    rng: np.random.Generator = field(repr=False, compare=False)
     kind: ClassVar[str] = "launch"
-
-    @property
-    def seat(self) -> int:
-        """Return the seat that decides."""
-        return self.table.seat
 
     def ask(self, policy: Policy) -> str | None:
         """Return the policy's answer."""
@@ -102,18 +94,11 @@ class LaunchRequest:
 
 
 @dataclass(frozen=True, slots=True)
-class ThrowRequest:
+class ThrowRequest(Decision):
     """Throw this ship (R12, R15, R16): answered by the intended `Throw`; the seat's hand then scatters it."""
 
-    table: Table
     ship: str
-    rng: np.random.Generator = field(repr=False, compare=False)
     kind: ClassVar[str] = "throw"
-
-    @property
-    def seat(self) -> int:
-        """Return the seat that decides."""
-        return self.table.seat
 
     def ask(self, policy: Policy) -> Throw:
         """Return the policy's answer."""

@@ -124,7 +124,7 @@ class _Game:
         draft = start_draft(self.state, self.config, self.rng)
         self.emit("deal", first_player=self.state.first_player, offer=[str(c) for c in draft.offer])
         while (seat := drafter(draft)) is not None:
-            card = yield DraftRequest(self.table(seat), draft, self.rng)
+            card = yield DraftRequest(self.table(seat), self.rng, draft)
             draft = pick(draft, seat, card, self.config)
             self.emit("draft_pick", seat=seat, card=str(card) if card else None)
         self.state = take_contracts(self.state, draft)
@@ -169,7 +169,7 @@ class _Game:
 
     # -- a throw -----------------------------------------------------------------------------------
     def throw(self, seat: int, ship_id: str) -> GameSteps:
-        request = ThrowRequest(self.table(seat), ship_id, self.rng)
+        request = ThrowRequest(self.table(seat), self.rng, ship_id)
         intended = yield request
         request.check(intended)
         actual = execute(intended, self.setup.seats[seat].skill, self.rng)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from somaliland.engine.decisions import Answer
+from somaliland.engine.decisions import Answer, DraftRequest, LaunchRequest, PlanRequest
 from somaliland.engine.loop import seat_policy
 from somaliland.engine.setup import Seat
 from somaliland.players.policy import Policy
@@ -30,7 +30,7 @@ class StrategyActor:
         """Return the strategy's action for the agent's pending decision."""
         game = env.unwrapped
         request = game.request
-        if request.kind == "plan" and game.planned:  # later contracts of a plan answered in one go
+        if isinstance(request, PlanRequest) and game.planned:  # later contracts of a plan answered in one go
             return as_action(game, self._plans)
         key = (id(game.roller), request.seat)
         if key not in self._policies:
@@ -38,7 +38,7 @@ class StrategyActor:
             self._policies[key] = seat_policy(Seat(self.strategy, seat.skill, self.params), game.roller,
                                               lambda name, roller, params: make_policy(name, roller, **params))
         answer = request.ask(self._policies[key])
-        if request.kind == "plan":
+        if isinstance(request, PlanRequest):
             self._plans = answer
         return as_action(game, answer) if self.encode else answer
 
@@ -49,11 +49,11 @@ def as_action(game: Any, answer: Answer) -> Any:
     A plan stands for one step per contract: this returns the choice of the contract now being planned.
     """
     request, layout = game.request, game.layout
-    if request.kind == "draft":
+    if isinstance(request, DraftRequest):
         return layout.draft_choice(answer)
-    if request.kind == "plan":
+    if isinstance(request, PlanRequest):
         card = request.table.state.held[request.seat][game.planned].card
         return layout.plan_choice(request, next(p for p in answer if p.card == card))
-    if request.kind == "launch":
+    if isinstance(request, LaunchRequest):
         return layout.launch_choice(request, answer)
     return layout.throw_action(request, answer)

@@ -27,7 +27,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from physics import Roller, SimSettings, make_roller
-from somaliland.engine.decisions import Answer, Request
+from somaliland.engine.decisions import Answer, DraftRequest, LaunchRequest, PlanRequest, Request
 from somaliland.engine.loop import GameResult, GameSteps, default_factory, game_steps, seat_policy
 from somaliland.engine.recorded import AGENT
 from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat
@@ -168,7 +168,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         seat = COLOURS.index(agent)
         mine = self.request is not None and self.request.seat == seat
         planning = used = None
-        if mine and self.request.kind == "plan":
+        if mine and isinstance(self.request, PlanRequest):
             planning = self.layout.card_index(self._holding(len(self._plans)))
             used = sum(1 << k for k, s in enumerate(self.state.fleet(seat)) for p in self._plans if s.id in p.ships)
         return self.observer.observe(self.state, self.request, seat, planning, used or 0)
@@ -262,13 +262,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if not (0 <= choice < self.layout.size and observed[choice]):
             raise IllegalActionError(f"{request.kind} choice", f"{choice} is not legal for {self.agent_selection} now",
                                      np.flatnonzero(observed).tolist())
-        if request.kind == "draft":
+        if isinstance(request, DraftRequest):
             return self.layout.draft_answer(choice), True
-        if request.kind == "plan":
+        if isinstance(request, PlanRequest):
             self._plans.append(self.layout.plan_answer(request, self._holding(len(self._plans)), choice))
             done = len(self._plans) == len(self.state.held[request.seat])
             return (tuple(self._plans), True) if done else (None, False)
-        if request.kind == "launch":
+        if isinstance(request, LaunchRequest):
             return self.layout.launch_answer(request, choice), True
         throw = self.layout.throw_answer(request, choice, params)
         request.check(throw)

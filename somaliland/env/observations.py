@@ -34,7 +34,7 @@ import math
 import numpy as np
 from gymnasium import spaces
 
-from somaliland.engine.decisions import PlanRequest, Request, ThrowRequest
+from somaliland.engine.decisions import DraftRequest, PlanRequest, Request, ThrowRequest
 from somaliland.env.actions import Layout
 from somaliland.map.model import Direction, Map
 from somaliland.rules.config import RulesConfig
@@ -117,7 +117,7 @@ class Observer:
                    round=_int(min(state.round, self.config.rounds + 1)), turn=_int(state.turn),
                    first_player=_int(state.first_player))
         offer = np.zeros(len(self.layout.deck), np.int8)
-        if request is not None and request.kind == "draft":
+        if isinstance(request, DraftRequest):
             offer[[self.card_index[c] for c in request.draft.offer]] = 1  # type: ignore[union-attr]
         obs["contracts"]["offer"] = offer
         ships = state.ships
