@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from somaliland.engine.decisions import Answer, DraftRequest, LaunchRequest, PlanRequest
-from somaliland.engine.loop import seat_policy
+from somaliland.engine.loop import default_factory, seat_policy
 from somaliland.engine.setup import Seat
 from somaliland.players.policy import Policy
-from somaliland.players.strategies import make_policy
 
 
 class StrategyActor:
@@ -36,7 +35,7 @@ class StrategyActor:
         if key not in self._policies:
             seat = game.seats[request.seat]
             self._policies[key] = seat_policy(Seat(self.strategy, seat.skill, self.params), game.roller,
-                                              lambda name, roller, params: make_policy(name, roller, **params))
+                                              default_factory)
         answer = request.ask(self._policies[key])
         if isinstance(request, PlanRequest):
             self._plans = answer

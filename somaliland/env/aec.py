@@ -36,6 +36,7 @@ from somaliland.env.observations import Observer
 from somaliland.errors import UsageError
 from somaliland.players.hand import ThrowSkill
 from somaliland.players.policy import Policy
+from somaliland.players.strategies import STRATEGIES
 from somaliland.rules.config import RulesConfig, load_rules
 from somaliland.rules.contracts import Card
 from somaliland.rules.errors import IllegalActionError
@@ -96,6 +97,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         unknown = sorted(set(opponents) - set(colours))
         if unknown:
             raise UsageError(f"opponents name {unknown}; the seats of a {players}-player game are {list(colours)}")
+        strange = sorted(set(opponents.values()) - set(STRATEGIES))
+        if strange:
+            raise UsageError(f"unknown strategy {strange[0]!r} for an opponent; known: {', '.join(sorted(STRATEGIES))}")
         skills = skill if isinstance(skill, Mapping) else dict.fromkeys(colours, skill)
         if set(skills) != set(colours):
             raise UsageError(f"skill names {sorted(skills)}; expected one per seat: {list(colours)}")
@@ -112,11 +116,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.roller: Roller | None = None
         self.policies: dict[int, Policy] = {}
         self._episodes: np.random.Generator | None = None
-        for name in {s.strategy for s in self.seats if s.strategy != AGENT}:
-            from somaliland.players.strategies import STRATEGIES
-
-            if name not in STRATEGIES:
-                raise UsageError(f"unknown strategy {name!r} for an opponent; known: {', '.join(sorted(STRATEGIES))}")
 
     # -- PettingZoo API ------------------------------------------------------------------------------
     def observation_space(self, agent: str):
@@ -166,12 +165,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def observe(self, agent: str) -> dict:
         """Return what the agent sees now (its action mask is all zeros unless the decision is its own)."""
         seat = COLOURS.index(agent)
-        mine = self.request is not None and self.request.seat == seat
-        planning = used = None
-        if mine and isinstance(self.request, PlanRequest):
+        planning = None
+        if isinstance(self.request, PlanRequest) and self.request.seat == seat:
             planning = self.layout.card_index(self._holding(len(self._plans)))
-            used = sum(1 << k for k, s in enumerate(self.state.fleet(seat)) for p in self._plans if s.id in p.ships)
-        return self.observer.observe(self.state, self.request, seat, planning, used or 0)
+        return self.observer.observe(self.state, self.request, seat, planning, self._used())
 
     def step(self, action: Any) -> None:
         """Answer the pending decision of `agent_selection` (see `actions.py` for what an action may be).
@@ -243,6 +240,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def _holding(self, k: int) -> Card:
         return self.state.held[self.request.seat][k].card
 
+    def _used(self) -> int:
+        """Return the bit mask of the pending plan's ships already given to contracts (R10)."""
+        fleet = self.state.fleet(self.request.seat) if self.request is not None else ()
+        return sum(1 << k for k, s in enumerate(fleet) for p in self._plans if s.id in p.ships)
+
     @property
     def planned(self) -> int:
         """Return how many of the pending plan's contracts have their route and ships (a plan takes a step each)."""
@@ -258,10 +260,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         else:  # the game's own answer, as a Policy gives it (a Card or None, plans, a ship id or None, a Throw)
             request.check(action)
             return action, True
-        observed = self.observe(self.agent_selection)["action_mask"]
-        if not (0 <= choice < self.layout.size and observed[choice]):
+        legal = self.layout.mask(request, self._used())
+        if not (0 <= choice < self.layout.size and legal[choice]):
             raise IllegalActionError(f"{request.kind} choice", f"{choice} is not legal for {self.agent_selection} now",
-                                     np.flatnonzero(observed).tolist())
+                                     np.flatnonzero(legal).tolist())
         if isinstance(request, DraftRequest):
             return self.layout.draft_answer(choice), True
         if isinstance(request, PlanRequest):
