@@ -14,7 +14,7 @@ Every throw goes through red's hand (skill 0.75) before physics. Arms are compar
 seeds (paired), disjoint from the training seeds: red's points and win share (a k-way shared win counts
 1/k), each with its 95% interval, and each arm's points minus ev's (paired 95% interval).
 
-    nice -n 10 python experiments/env/throw_policies.py [--eval-games 60] [--out experiments/env/throw-policies.md]
+    nice -n 10 python experiments/env/throw_policies.py [--eval-games 100] [--out experiments/env/throw-policies.md]
 """
 
 from __future__ import annotations
@@ -99,8 +99,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=4)
     parser.add_argument("--candidates", type=int, default=10)
-    parser.add_argument("--train-games", type=int, default=3)
-    parser.add_argument("--eval-games", type=int, default=60)
+    parser.add_argument("--train-games", type=int, default=4)
+    parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="also write the results table here (markdown)")
     args = parser.parse_args()

@@ -2,9 +2,9 @@
 
 Every seat has the same action space all game long (AEC requires it), a parameterised action as in
 Masson et al. (2016): `{"choice": Discrete(n), "throw": Box(-1, 1, (3,))}`. The choice names what to do;
-the observation's `action_mask` says which choices are legal now (PettingZoo's pattern: chess, go and
-the card games put every phase's moves in one flat Discrete with a mask). Only a throw choice reads
-`throw`. The choices, in order:
+the observation's `action_mask` says which choices are legal now (PettingZoo's classic games do the same:
+chess, go and Hanabi put every kind of move in one flat Discrete, the legal ones in the observation's
+`action_mask`). Only a throw choice reads `throw`. The choices, in order:
 
 | range | choice | phase |
 |---|---|---|
