@@ -56,6 +56,9 @@ def main() -> None:
             done, steps, throws = done + 1, steps + s, throws + t
         except Exception as error:  # noqa: BLE001 - counted and shown, the run goes on
             errors.append((seed, f"{type(error).__name__}: {error}", traceback.format_exc()))
+        if (k + 1) % 100 == 0:
+            print(f"{k + 1} episodes: {done} ended with the final table, {len(errors)} errors, "
+                  f"{time.process_time() - cpu:.0f} CPU s", flush=True)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     for g in games.values():
         g.close()
