@@ -11,8 +11,8 @@ launches are `ev`'s too (`StrategyActor`), so the arms differ only in how red th
 - ev: our `ev` strategy's aimed throw (candidate targets scored over the hand's scatter, `players/aim.py`).
 
 Every throw goes through red's hand (skill 0.75) before physics. Arms are compared on the same evaluation
-seeds (paired), disjoint from the training seeds: red's points and win share (a k-way shared win counts
-1/k), each with its 95% interval, and each arm's points minus ev's (paired 95% interval).
+seeds (paired), disjoint from the training seeds: red's points (95% t interval) and win share (a k-way
+shared win counts 1/k; 95% Wilson interval), and each arm's points minus ev's (paired 95% interval).
 
     nice -n 10 python experiments/env/throw_policies.py [--eval-games 100] [--out experiments/env/throw-policies.md]
 """
@@ -95,6 +95,13 @@ def interval(values: np.ndarray) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
+def wilson(share: np.ndarray) -> tuple[float, float, float]:
+    """Return the mean win share and its 95% Wilson score interval (a k-way shared win counts 1/k)."""
+    n, p, z = len(share), float(share.mean()), float(stats.norm.ppf(0.975))
+    centre, half = (p + z * z / (2 * n)) / (1 + z * z / n), z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, centre - half, centre + half
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=4)
@@ -126,10 +133,10 @@ def main() -> None:
              f"a quarter push under {theta[3]:.2f} of the leg left. Training points by iteration (mean, best "
              f"candidate): {', '.join(f'{m:.1f}/{b:.1f}' for m, b in history)}.",
              "",
-             "| red throws | points, 95% CI | win share, 95% CI | points minus ev's, paired 95% CI |",
+             "| red throws | points, 95% CI | win share, 95% Wilson CI | points minus ev's, paired 95% CI |",
              "|---|---|---|---|"]
     for name, values in results.items():
-        p, w = interval(values[:, 0]), interval(values[:, 1])
+        p, w = interval(values[:, 0]), wilson(values[:, 1])
         d = interval(values[:, 0] - results["ev"][:, 0]) if name != "ev" else None
         diff = f"{d[0]:+.1f} [{d[1]:+.1f}, {d[2]:+.1f}]" if d else "—"
         lines.append(f"| {name} | {p[0]:.1f} [{p[1]:.1f}, {p[2]:.1f}] | {100 * w[0]:.0f}% "
