@@ -116,3 +116,24 @@ def test_account_tells_rounds_and_final_table(recorded):
     text = "\n".join(account(recorded[1].events))
     assert "Round 1" in text and "Round 2" in text and "Final table" in text and "Winner:" in text
     assert re.search(r"turn \d: pirates of [\w-]+ released (red|green)-\w+", text)  # D17 releases are told
+
+
+def test_game_steps_asks_each_seat_to_draft_and_a_game_of_passes_ends_without_a_throw():
+    """R5, D2: a pass is final, so each seat is asked once a round; with no contract nothing is planned or sailed."""
+    from somaliland.engine.decisions import DraftRequest
+    from somaliland.engine.loop import game_steps
+
+    s = setup(seed=5, players=3, rounds=2)
+    asked = []
+    with make_roller() as roller:
+        steps = game_steps(s, WORLD, roller)
+        request = next(steps)
+        try:
+            while True:
+                asked.append((type(request), request.seat, request.table.state.round))
+                request = steps.send(None)
+        except StopIteration as done:
+            result = done.value
+    first = result.events[0]["first_player"]
+    assert asked == [(DraftRequest, (first + r + k) % 3, r + 1) for r in range(2) for k in range(3)]
+    assert result.throws == 0 and [row["points"] for row in result.events[-1]["table"]] == [0, 0, 0]

@@ -8,33 +8,38 @@ hands all draw from it in a fixed order, so a setup always plays the same game.
 Round sequence (R4–R15, D10): deal and draft; plans; turn 1 is the launching phase; after it the
 pirates seize a ship; turns 2..6 each move every route in R14's order (D9 within a route), then open a
 launching phase for ships not yet sailed, then the pirates seize again; the round is scored.
+
+There is one loop, `game_steps`: a generator that yields a typed decision request (`decisions.py`) at
+every draft pick, plan, launch and throw and is sent the answer. `play_game` answers with the seats'
+policies; the PettingZoo environment (`somaliland.env`) lets an outside agent answer a seat's requests.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
 from physics import Roller, SimSettings
 from somaliland import __version__
+from somaliland.engine.decisions import Answer, DraftRequest, LaunchRequest, PlanRequest, Request, ThrowRequest
 from somaliland.engine.encode import plan_json, plain, roll_json, rules_json, throw_json
-from somaliland.engine.setup import GameSetup
+from somaliland.engine.setup import GameSetup, Seat
 from somaliland.machine import fingerprint
 from somaliland.map.model import Map
 from somaliland.players.hand import execute
 from somaliland.players.policy import Policy, Table
-from somaliland.rules import (after_launch, apply_plans, apply_roll, begin_turn, check_throw, drafter, end_round,
+from somaliland.rules import (after_launch, apply_plans, apply_roll, begin_turn, drafter, end_round,
                               game_over, launcher, lose_turn, new_game, next_to_sail, open_launch, pick,
                               seize, standings, start_draft, take_contracts, to_json)
-from somaliland.rules.errors import IllegalActionError
 from somaliland.rules.fleet import COLOURS
 from somaliland.rules.game import throw_scene
-from somaliland.rules.state import GameState, Status
+from somaliland.rules.state import GameState
 from somaliland.seeding import make_rng
 
 RECORD_SCHEMA = 1
 PolicyFactory = Callable[[str, Roller, dict[str, Any]], Policy]
+GameSteps = Generator[Request, Answer, "GameResult"]
 
 
 @dataclass
@@ -57,14 +62,10 @@ def default_factory(name: str, roller: Roller, params: dict[str, Any]) -> Policy
 class _Game:
     """One game in progress: the state, the record, the players. Methods follow the round sequence."""
 
-    def __init__(self, setup: GameSetup, world: Map, roller: Roller, factory: PolicyFactory,
+    def __init__(self, setup: GameSetup, world: Map, roller: Roller,
                  sink: Callable[[dict[str, Any]], None] | None) -> None:
         self.setup, self.world, self.roller, self.config = setup, world, roller, setup.rules
         self.rng = make_rng(setup.seed)
-        # the aim plans for the scatter of the seat's own hand (a strategy parameter may override it)
-        self.policies = [factory(seat.strategy, roller, {"heading_sd_deg": seat.skill.heading_sd_deg,
-                                                         "speed_sd": seat.skill.speed_sd, **dict(seat.params)})
-                         for seat in setup.seats]
         self.board = world.board()
         self.events: list[dict[str, Any]] = []
         self.sink = sink
@@ -99,15 +100,15 @@ class _Game:
         return Table(self.state, self.world, self.config, seat)
 
     # -- a round -----------------------------------------------------------------------------------
-    def play(self) -> GameResult:
+    def play(self) -> GameSteps:
         begin = getattr(self.roller, "new_game", None)
         if begin is not None:  # physics.Roller: lets the game's rolls share a world if the settings say so
             begin(self.board)
         self.header()
         while not game_over(self.state, self.config):
-            self.draft()
-            self.plan()
-            self.turns()
+            yield from self.draft()
+            yield from self.plan()
+            yield from self.turns()
             scored_state, scored = end_round(self.state, self.world, self.config)
             self.emit_rules(scored)  # still labelled with the round they end
             self.emit("round_end", sheets=[_sheet(s) for s in scored_state.sheets])
@@ -119,27 +120,27 @@ class _Game:
              "fulfilled": st.fulfilled, "ransom": st.ransom, "reason": st.reason} for st in final.table])
         return GameResult(self.events, self.state, final.winners, self.throws)
 
-    def draft(self) -> None:
+    def draft(self) -> GameSteps:
         draft = start_draft(self.state, self.config, self.rng)
         self.emit("deal", first_player=self.state.first_player, offer=[str(c) for c in draft.offer])
         while (seat := drafter(draft)) is not None:
-            card = self.policies[seat].draft(self.table(seat), draft, self.rng)
+            card = yield DraftRequest(self.table(seat), self.rng, draft)
             draft = pick(draft, seat, card, self.config)
             self.emit("draft_pick", seat=seat, card=str(card) if card else None)
         self.state = take_contracts(self.state, draft)
 
-    def plan(self) -> None:
+    def plan(self) -> GameSteps:
         """Every player plans at once (R8): each sees the state after the draft, not the others' plans,
         so no seat learns from another's choice (planning in seat order let later seats exploit it)."""
         before = self.state
         for seat in range(before.players):
             if not before.held[seat]:
                 continue
-            plans = self.policies[seat].plan(Table(before, self.world, self.config, seat), self.rng)
+            plans = yield PlanRequest(Table(before, self.world, self.config, seat), self.rng)
             self.state = apply_plans(self.state, seat, plans, self.world, self.config)
             self.emit("plan", seat=seat, plans=[plan_json(p) for p in plans])
 
-    def turns(self) -> None:
+    def turns(self) -> GameSteps:
         for _ in range(self.config.turns_per_round):
             self.state = begin_turn(self.state, self.config)
             self.emit("turn")
@@ -149,29 +150,28 @@ class _Game:
                         self.state, skipped = lose_turn(self.state, ship.id, self.world, self.config)
                         self.emit_rules(skipped)
                     else:
-                        self.throw(ship.owner, ship.id)
-            self.launch_phase()
+                        yield from self.throw(ship.owner, ship.id)
+            yield from self.launch_phase()
             self.state, seized = seize(self.state, self.world, self.config)
             self.emit_rules(seized)
 
-    def launch_phase(self) -> None:
+    def launch_phase(self) -> GameSteps:
         phase = open_launch(self.state)
         while (seat := launcher(phase, self.state)) is not None:
-            ship_id = self.policies[seat].launch(self.table(seat), self.rng)
+            request = LaunchRequest(self.table(seat), self.rng)
+            ship_id = yield request
             if ship_id is not None:
-                ship = self.state.ship(ship_id)
-                if ship.owner != seat or ship.status is not Status.IN_PORT:
-                    raise IllegalActionError("launch", f"seat {seat} cannot launch {ship_id}",
-                                             [s.id for s in self.state.fleet(seat) if s.status is Status.IN_PORT])
-                self.throw(seat, ship_id)
+                request.check(ship_id)
+                yield from self.throw(seat, ship_id)
             else:
                 self.emit("launch_pass", seat=seat)
             phase = after_launch(phase, seat, ship_id is not None, self.config)
 
     # -- a throw -----------------------------------------------------------------------------------
-    def throw(self, seat: int, ship_id: str) -> None:
-        intended = self.policies[seat].throw(self.table(seat), ship_id, self.rng)
-        check_throw(self.state, ship_id, intended.origin, intended.heading, self.world, self.config)
+    def throw(self, seat: int, ship_id: str) -> GameSteps:
+        request = ThrowRequest(self.table(seat), self.rng, ship_id)
+        intended = yield request
+        request.check(intended)
         actual = execute(intended, self.setup.seats[seat].skill, self.rng)
         roll = self.roller.roll(throw_scene(self.state, ship_id, self.world, self.config), actual)
         self.throws += 1
@@ -205,5 +205,35 @@ def play_game(setup: GameSetup, world: Map, roller: Roller, factory: PolicyFacto
     Raises:
         IllegalActionError: a player attempted an illegal action (a bug in that strategy).
     """
-    return _Game(setup, world, roller, factory, sink).play()
+    policies = [seat_policy(seat, roller, factory) for seat in setup.seats]
+    steps = game_steps(setup, world, roller, sink)
+    answer: Answer = None  # a fresh generator is started by sending None
+    while True:
+        try:
+            request = steps.send(answer)
+        except StopIteration as done:
+            return done.value
+        answer = request.ask(policies[request.seat])
+
+
+def seat_policy(seat: Seat, roller: Roller, factory: PolicyFactory) -> Policy:
+    """Return the policy that plays a seat: its strategy, aiming for the scatter of the seat's own hand.
+
+    A strategy parameter (`seat.params`) may override the scatter the aim plans for.
+    """
+    return factory(seat.strategy, roller, {"heading_sd_deg": seat.skill.heading_sd_deg,
+                                           "speed_sd": seat.skill.speed_sd, **dict(seat.params)})
+
+
+def game_steps(setup: GameSetup, world: Map, roller: Roller,
+               sink: Callable[[dict[str, Any]], None] | None = None) -> GameSteps:
+    """Return the game as a generator: it yields each decision request, is sent its answer, returns the result.
+
+    `gen.send(answer)` answers the request last yielded (see `decisions.py` for what each takes); the
+    generator's return value (StopIteration.value) is the `GameResult`. Arguments as for `play_game`.
+
+    Raises:
+        IllegalActionError: an answer the rules refuse (the generator is then finished).
+    """
+    return _Game(setup, world, roller, sink).play()
 

@@ -13,9 +13,11 @@ from somaliland.engine.encode import BEFORE_OPTIONS, rules_from_json
 from somaliland.engine.loop import PolicyFactory, default_factory, play_game
 from somaliland.engine.mapref import find_map
 from somaliland.engine.record import RecordError, dumps, read_record
+from somaliland.engine.recorded import answering_agents
 from somaliland.engine.setup import GameSetup, Seat
 from somaliland.machine import parting_note
 from somaliland.players.hand import ThrowSkill
+from somaliland.rules.errors import IllegalActionError
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,8 @@ def setup_from_header(head: dict[str, Any], path: str) -> tuple[GameSetup, SimSe
 def verify_record(path: str | Path, factory: PolicyFactory = default_factory) -> Verdict:
     """Re-simulate the game a record describes and compare it line by line.
 
+    Seats an outside agent played (strategy `agent`, `somaliland.env`) answer from their recorded decisions.
+
     Args:
         path: the record file.
         factory: makes the players from the header's strategy names (the strategy registry by default).
@@ -115,7 +119,10 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
 
     with make_roller(settings) as roller:
         try:
-            play_game(setup, world, roller, factory, sink=compare)
+            play_game(setup, world, roller, answering_agents(events, name, factory), sink=compare)
+        except IllegalActionError as refused:  # a recorded decision (an agent's, or edited) the rules refuse
+            kind = events[count]["kind"] if count < len(events) else "end"
+            return parted(f"line {count + 1} ({kind}): the re-run refuses the recorded decision: {refused}")
         except _Parted as part:
             line = part.index + 1
             if part.recorded is None:
