@@ -23,7 +23,7 @@ from shapely.ops import polylabel
 
 from physics import Style, Throw
 from somaliland.players.calibration import ThrowModel, push_throw, roll_throw
-from somaliland.players.hazards import AimWeights, Surroundings, points_at, score_landings, surroundings
+from somaliland.players.hazards import AimWeights, LegOdds, Surroundings, points_at, score_landings, surroundings
 from somaliland.players.policy import Table
 from somaliland.rules.errors import IllegalActionError
 from somaliland.rules.state import Status
@@ -151,8 +151,8 @@ def landings(made: list[Candidate], origin: tuple[float, float], model: ThrowMod
     return np.stack([origin[0] + reach * np.cos(h), origin[1] + reach * np.sin(h)], axis=-1)
 
 
-def sizing_up(table: Table, ship_id: str, model: ThrowModel) -> Surroundings:
-    """Return what a throw of this ship must reckon with.
+def sizing_up(table: Table, ship_id: str, model: ThrowModel, odds: LegOdds) -> Surroundings:
+    """Return what a throw of this ship must reckon with, its leg's measured odds among it.
 
     Raises:
         IllegalActionError: the ship carries no contract, so it has no route to aim along.
@@ -160,7 +160,16 @@ def sizing_up(table: Table, ship_id: str, model: ThrowModel) -> Surroundings:
     ship = table.state.ship(ship_id)
     if ship.card is None or ship.route is None:
         raise IllegalActionError("throw", f"{ship_id} carries no contract", "ships assigned to a contract")
-    return surroundings(table, ship, 1.1 * model.max_roll)
+    return surroundings(table, ship, 1.1 * model.max_roll, odds)
+
+
+def prior_odds(model: ThrowModel) -> LegOdds:
+    """Return the odds the aim assumes of a leg it has not surveyed: half the longest roll a turn, even chances.
+
+    Only the survey's first voyage on a leg sails by them (`survey.py`); from the physics of the throw
+    alone, so they fit no board.
+    """
+    return LegOdds(model.max_roll / 2, 0.5)
 
 
 def rank(table: Table, ship_id: str, s: Surroundings, model: ThrowModel, spread: Spread,
@@ -175,7 +184,7 @@ def rank(table: Table, ship_id: str, s: Surroundings, model: ThrowModel, spread:
 
 
 def aim(table: Table, ship_id: str, model: ThrowModel, spread: Spread = Spread(),
-        weights: AimWeights = AimWeights()) -> Throw:
-    """Return the best intended throw for the ship by the analytic model alone."""
-    s = sizing_up(table, ship_id, model)
+        weights: AimWeights = AimWeights(), odds: LegOdds | None = None) -> Throw:
+    """Return the best intended throw for the ship by the analytic model alone (odds: the prior if not given)."""
+    s = sizing_up(table, ship_id, model, odds or prior_odds(model))
     return rank(table, ship_id, s, model, spread, weights)[0].throw(model, ship_id, s.origin)
