@@ -25,6 +25,7 @@ from somaliland.rules.state import GameState, Status
 
 MAX_SHIPS = 8  # ships the exact search considers: 2^8 states x 2^8 choices x routes per contract
 FORESIGHT = 4  # rounds of fictitious play that foresee the rivals' plans
+_FORESEEN: dict[tuple, dict[int, dict[str, float]]] = {}  # (survey, rules, valuation, table) -> every seat's ships
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +87,21 @@ def foreseen_traffic(state: GameState, seat: int, world: Map, survey: Survey, co
     Seats that have planned count as planned. The others are foreseen by fictitious play: each plans
     as this valuation would against the others' expected ships, starting from the prior, and the
     expectation moves towards those plans by 1 / (k + 2) in round k (`FORESIGHT` rounds), so that a
-    route everybody would crowd is expected crowded.
+    route everybody would crowd is expected crowded. Every seat foresees the same table, so the
+    foresight is kept (per process) for the next seat that asks.
     """
+    key = (id(survey), config, valuation, tuple(state.held),
+           tuple(vessels(state, s) for s in range(state.players)))
+    if key not in _FORESEEN:
+        if len(_FORESEEN) >= 64:
+            _FORESEEN.clear()
+        _FORESEEN[key] = _foresee(state, world, survey, config, valuation)
+    return others(_FORESEEN[key], seat, world)
+
+
+def _foresee(state: GameState, world: Map, survey: Survey, config: RulesConfig,
+             valuation: Valuation) -> dict[int, dict[str, float]]:
+    """Return every seat's expected ships on each route, by fictitious play (see `foreseen_traffic`)."""
     traffic = seat_traffic(state, world, valuation.outlook)
     open_seats = [s for s in traffic if s < len(state.held) and state.held[s]
                   and not all(h.route is not None for h in state.held[s])]
@@ -96,7 +110,7 @@ def foreseen_traffic(state: GameState, seat: int, world: Map, survey: Survey, co
                    for s in open_seats}
         for s, ships in planned.items():
             traffic[s] = {r: old + (ships[r] - old) / (k + 2) for r, old in traffic[s].items()}
-    return others(traffic, seat, world)
+    return traffic
 
 
 def _ships_per_route(state: GameState, seat: int, world: Map, survey: Survey, config: RulesConfig,

@@ -20,7 +20,7 @@ import numpy as np
 
 from physics import Roller, Throw
 from somaliland.errors import UsageError
-from somaliland.players.aim import Spread, rank, sizing_up
+from somaliland.players.aim import Spread, prior_odds, rank, sizing_up
 from somaliland.players.calibration import ThrowModel, calibrate
 from somaliland.players.hazards import AimWeights, start_clear
 from somaliland.players.lookahead import look_ahead
@@ -28,6 +28,8 @@ from somaliland.players.outlook import Outlook, Traffic
 from somaliland.players.planner import Valuation, best_plans, foreseen_traffic, rival_traffic, vessels
 from somaliland.players.policy import Policy, Table
 from somaliland.players.survey import VOYAGES, Survey, survey
+from somaliland.map.model import Map
+from somaliland.rules.config import RulesConfig
 from somaliland.rules.contracts import Card, Draft, legal_picks
 from somaliland.rules.moves import launch_pose, moves_left
 from somaliland.rules.order import launchable
@@ -64,14 +66,14 @@ class Strategy:
                        if self.prefer == "any" or r.full_value == (self.prefer == "full"))
         return Valuation(routes or tuple(r.name for r in table.world.routes), self.ransom_aversion, self.outlook)
 
-    def survey(self, table: Table) -> Survey:
+    def survey(self, world: Map, config: RulesConfig) -> Survey:
         """Return the survey of the map in play for this strategy's aim and hand model (sailed once per process)."""
-        return survey(self.roller, table.world, table.config, spread=self.spread, weights=self.weights,
-                      tumble=self.tumble, voyages=self.voyages)
+        return survey(self.roller, world, config, spread=self.spread, weights=self.weights, tumble=self.tumble,
+                      voyages=self.voyages)
 
     def _worth(self, table: Table, cards: tuple[Card, ...], traffic: Traffic) -> tuple[float, tuple[Plan, ...]]:
-        return best_plans(cards, vessels(table.state, table.seat), self.survey(table), table.config,
-                          self.valuation(table), traffic)
+        return best_plans(cards, vessels(table.state, table.seat), self.survey(table.world, table.config),
+                          table.config, self.valuation(table), traffic)
 
     def draft(self, table: Table, draft: Draft, rng: np.random.Generator) -> Card | None:
         """Return the legal card that adds the most expected worth, or None when none adds any (R5, R6)."""
@@ -88,8 +90,8 @@ class Strategy:
     def plan(self, table: Table, rng: np.random.Generator) -> tuple[Plan, ...]:
         """Return a route and ships for every held contract, the most expected worth first (R8, R10)."""
         cards = tuple(h.card for h in table.state.held[table.seat])
-        traffic = foreseen_traffic(table.state, table.seat, table.world, self.survey(table), table.config,
-                                   self.valuation(table))
+        traffic = foreseen_traffic(table.state, table.seat, table.world, self.survey(table.world, table.config),
+                                   table.config, self.valuation(table))
         return self._worth(table, cards, traffic)[1]
 
     # -- launching ----------------------------------------------------------------------------------
@@ -111,8 +113,9 @@ class Strategy:
         """Return the intended throw: the best-ranked candidate, checked by physics within the budget."""
         model = self.model(table)
         ship = table.state.ship(ship_id)
-        odds = self.survey(table).leg(ship.route, ship.direction).odds if ship.route and ship.direction else None
-        s = sizing_up(table, ship_id, model, odds)  # type: ignore[arg-type]
+        legs = self.survey(table.world, table.config)
+        odds = legs.leg(ship.route, ship.direction).odds if ship.route and ship.direction else prior_odds(model)
+        s = sizing_up(table, ship_id, model, odds)
         ranked = rank(table, ship_id, s, model, self.spread, self.weights)
         return look_ahead(table, ship_id, ranked, s, model, self.roller, self.rolls, self.weights)
 

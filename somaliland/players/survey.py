@@ -33,12 +33,13 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, field, replace
+from functools import cache, cached_property
 
 import numpy as np
 
 from physics import Roller
 from somaliland.map.model import Direction, Map, Route
-from somaliland.players.aim import GRID_WEIGHTS, Spread, landings, prior_odds, rank, sizing_up
+from somaliland.players.aim import FINE, Spread, landings, prior_odds, rank, sizing_up
 from somaliland.players.calibration import ThrowModel, calibrate, private_roller
 from somaliland.players.hand import ThrowSkill, execute
 from somaliland.players.hazards import AimWeights, LegOdds, Surroundings, outcomes, progress_at, start_clear
@@ -53,7 +54,7 @@ from somaliland.rules.state import GameState, Holding, Sheet, ShipState, Status
 from somaliland.seeding import make_rng
 
 VOYAGES = 10  # lone voyages per leg by default
-CONVOY = 6  # ships each way in a convoy: 2 x CONVOY - 1 others on the route for each
+CONVOY = 5  # ships each way in a convoy: 2 x CONVOY - 1 others on the route for each
 PRIOR_TURNS = 2.0  # the prior odds count as this many turns' worth of evidence (stride and hit each)
 # rules that cannot change a voyage without pirates: reset to their defaults, out of the cache key
 NOT_AT_SEA = ("players", "rounds", "contract_values", "deal_size", "taken_cards_leave_deck", "fleet",
@@ -98,7 +99,7 @@ class LegSurvey:
 
     def arrive_by(self, turn: int) -> float:
         """Return the share of lone voyages that arrived in turn `turn` or before."""
-        return sum(self.arrivals[:max(0, turn)]) / self.voyages
+        return _arrived_by(self.arrivals, self.voyages)[min(max(0, turn), self.turns)]
 
     def at_sea(self, turn: int) -> float:
         """Return the share of lone voyages still at sea after turn `turn` (not yet arrived)."""
@@ -106,10 +107,7 @@ class LegSurvey:
 
     def hazard(self, turn: int) -> float:
         """Return the chance a lone ship arrives in the `turn`-th turn of its voyage, given it had not before."""
-        if not 1 <= turn <= self.turns:
-            return 0.0
-        left = self.voyages - sum(self.arrivals[:turn - 1])
-        return self.arrivals[turn - 1] / left if left else 0.0
+        return _hazards(self.arrivals, self.voyages)[turn - 1] if 1 <= turn <= self.turns else 0.0
 
     @property
     def median_turns(self) -> float:
@@ -151,32 +149,60 @@ class LegSurvey:
         Measured so that lone hazards scaled by 1 - `company` x slowing give the convoys' share arrived
         within the round (bisection; 0 when company does not hurt, at most 1 / company).
         """
-        if not self.company or not self.convoy_ships or self.convoy_share >= self.within_limit:
-            return 0.0
-        low, high = 0.0, 1.0 / self.company
-        for _ in range(40):
-            mid = (low + high) / 2
-            if arrival_within(self, 1.0 - self.company * mid) > self.convoy_share:
-                low = mid
-            else:
-                high = mid
-        return (low + high) / 2
+        return _slowing(self.arrivals, self.voyages, self.company, self.convoy_ships, self.convoy_arrived)
 
 
-def arrival_within(leg: LegSurvey, factor: float) -> float:
-    """Return the chance a ship arrives within the round when its lone chance in each turn is scaled by `factor`."""
-    at_sea = 1.0
-    for turn in range(1, leg.turns + 1):
-        at_sea *= 1.0 - factor * leg.hazard(turn)
-    return 1.0 - at_sea
+@cache
+def _arrived_by(arrivals: tuple[int, ...], voyages: int) -> tuple[float, ...]:
+    """Return the share arrived by the end of each turn, turn 0 (none) first."""
+    return tuple(sum(arrivals[:turn]) / voyages for turn in range(len(arrivals) + 1))
 
 
-@dataclass(frozen=True, slots=True)
+@cache
+def _hazards(arrivals: tuple[int, ...], voyages: int) -> tuple[float, ...]:
+    """Return the chance of arriving in each turn given not before, from the counts arriving in each."""
+    left, out = voyages, []
+    for n in arrivals:
+        out.append(n / left if left else 0.0)
+        left -= n
+    return tuple(out)
+
+
+@cache
+def _slowing(arrivals: tuple[int, ...], voyages: int, company: int, ships: int, arrived: int) -> float:
+    """Return `LegSurvey.slowing` (cached: the planner asks for it thousands of times a game)."""
+    hazards = _hazards(arrivals, voyages)
+    alone = 1.0 - math.prod(1.0 - h for h in hazards)
+    share = arrived / ships if ships else alone
+    if not company or share >= alone:
+        return 0.0
+    low, high = 0.0, 1.0 / company
+    for _ in range(40):
+        mid = (low + high) / 2
+        if arrival_within(hazards, 1.0 - company * mid) > share:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def arrival_within(hazards: tuple[float, ...], factor: float) -> float:
+    """Return the chance to arrive within the round when the chance in each turn (given not before) is scaled."""
+    return 1.0 - math.prod(1.0 - factor * h for h in hazards)
+
+
+@dataclass(frozen=True)
 class Survey:
     """The survey of every leg of a map."""
 
     legs: tuple[LegSurvey, ...]
     cpu_seconds: float = field(default=0.0, compare=False)
+
+    @cached_property
+    def _route_at_sea(self) -> dict[str, tuple[float, ...]]:
+        routes = {leg.route for leg in self.legs}
+        return {route: tuple(statistics.fmean(leg.at_sea(turn) for leg in self.legs if leg.route == route)
+                             for turn in range(max(leg.turns for leg in self.legs) + 1)) for route in routes}
 
     def leg(self, route: str, direction: Direction) -> LegSurvey:
         """Return one leg's survey."""
@@ -187,8 +213,7 @@ class Survey:
 
     def at_sea(self, route: str, turn: int) -> float:
         """Return the share of lone ships on a route still at sea after `turn` (mean over its two legs)."""
-        legs = [leg.at_sea(turn) for leg in self.legs if leg.route == route]
-        return sum(legs) / len(legs)
+        return self._route_at_sea[route][turn]
 
 
 def measured_odds(remaining: tuple[float, ...] | list[float], made_good: tuple[float, ...] | list[float],
@@ -432,7 +457,7 @@ class _Sailor:
         s = replace(sizing_up(table, sid, model, odds), ports=np.empty((0, 2)))  # captures: see outlook.py
         best = rank(table, sid, s, model, spread, self.weights)[0]
         if log is not None:
-            off, aground = predicted_risks(s, landings([best], s.origin, model, spread)[0])
+            off, aground = predicted_risks(s, landings([best], s.origin, model, spread, FINE)[0])
             log.predicted_off_board += off
             log.predicted_aground += aground
         intended = best.throw(model, sid, s.origin)
@@ -454,6 +479,6 @@ def _leg_survey(world: Map, config: RulesConfig, route: Route, direction: Direct
 
 
 def predicted_risks(s: Surroundings, points: np.ndarray) -> tuple[float, float]:
-    """Return the aim's chances that a throw with these quadrature landing points leaves the board or grounds."""
+    """Return the aim's chances that a throw with these fine-grid landing points leaves the board or grounds."""
     on_board, aground, _ = outcomes(s, points)
-    return float(GRID_WEIGHTS @ ~on_board), float(GRID_WEIGHTS @ aground)
+    return float(FINE.weights @ ~on_board), float(FINE.weights @ aground)
