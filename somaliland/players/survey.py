@@ -53,8 +53,8 @@ from somaliland.rules.game import throw_scene
 from somaliland.rules.state import GameState, Holding, Sheet, ShipState, Status
 from somaliland.seeding import make_rng
 
-VOYAGES = 10  # lone voyages per leg by default
-CONVOY = 5  # ships each way in a convoy: 2 x CONVOY - 1 others on the route for each
+VOYAGES = 8  # lone voyages per leg by default
+CONVOY = 8  # ships each way in a convoy: 2 x CONVOY - 1 others on the route for each
 PRIOR_TURNS = 2.0  # the prior odds count as this many turns' worth of evidence (stride and hit each)
 # rules that cannot change a voyage without pirates: reset to their defaults, out of the cache key
 NOT_AT_SEA = ("players", "rounds", "contract_values", "deal_size", "taken_cards_leave_deck", "fleet",
