@@ -15,15 +15,15 @@ Two kinds of voyage:
   board for every throw (to hold the aim to physics). The aim sails each lone voyage with the odds the
   voyages before it measured on that leg (the first with `aim.prior_odds`): a player learning its board.
 - **convoy**: `CONVOY` ships each way on a route at once, launched in turn 1 as their start is clear
-  and moved in R14's order, `convoy_runs(voyages)` times per route. They measure what company costs:
-  the turns lost (collisions, pushes aground, waiting in port for a clear start) and the sinkings,
-  beyond a lone ship's, per turn at sea and per other ship on the route.
+  and moved in R14's order, `convoy_runs(voyages)` times per route. They measure what company costs
+  (collisions, pushes aground, waiting in port for a clear start, sinking): `LegSurvey.slowing`.
+  Company costs more than in proportion to the ships, so the convoy is as big as a crowded route.
 
 Deterministic: each leg (and each route's convoys) draws its hand's scatter from its own generator,
 seeded from the map's digest and the leg, never the game's; physics is deterministic. Cached in memory
 per process, keyed by all that changes it: the map, the rules that govern a voyage without pirates,
 the die, the aim, the hand model, the roller's physics settings and the number of voyages. At the
-default `VOYAGES`, about 3 s of CPU on the default map, once per process and key (`Survey.cpu_seconds`).
+default `VOYAGES`, about 3.5 s of CPU on the default map, once per process and key (`Survey.cpu_seconds`).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from somaliland.rules.state import GameState, Holding, Sheet, ShipState, Status
 from somaliland.seeding import make_rng
 
 VOYAGES = 8  # lone voyages per leg by default
-CONVOY = 8  # ships each way in a convoy: 2 x CONVOY - 1 others on the route for each
+CONVOY = 8  # ships each way in a convoy (2 x CONVOY - 1 others on the route for each): a crowded route
 PRIOR_TURNS = 2.0  # the prior odds count as this many turns' worth of evidence (stride and hit each)
 # rules that cannot change a voyage without pirates: reset to their defaults, out of the cache key
 NOT_AT_SEA = ("players", "rounds", "contract_values", "deal_size", "taken_cards_leave_deck", "fleet",
@@ -264,7 +264,7 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
 
 
 def convoy_runs(voyages: int) -> int:
-    """Return how many convoys sail each route with `voyages` lone voyages per leg: as many ships a leg, about."""
+    """Return how many convoys sail each route with `voyages` lone voyages per leg: one per 2 x CONVOY, at least one."""
     return max(1, round(voyages / CONVOY / 2))
 
 
