@@ -11,7 +11,7 @@ Past `MAX_SHIPS` ships afloat (a designer's bigger fleet) only the biggest `MAX_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from somaliland.map.model import Map
@@ -85,9 +85,9 @@ def foreseen_traffic(state: GameState, seat: int, world: Map, survey: Survey, co
     """Return the rival ships to expect on each route when every seat plans at once (R8).
 
     Seats that have planned count as planned. The others are foreseen by fictitious play: each plans
-    as this valuation would against the others' expected ships, starting from the prior, and the
-    expectation moves towards those plans by 1 / (k + 2) in round k (`FORESIGHT` rounds), so that a
-    route everybody would crowd is expected crowded. Every seat foresees the same table, so the
+    as this valuation would on any route against the others' expected ships, starting from the prior,
+    and the expectation moves towards those plans by 1 / (k + 2) in round k (`FORESIGHT` rounds), so
+    that a route everybody would crowd is expected crowded. Every seat foresees the same table, so the
     foresight is kept (per process) for the next seat that asks.
     """
     key = (id(survey), config, valuation, tuple(state.held),
@@ -103,6 +103,7 @@ def _foresee(state: GameState, world: Map, survey: Survey, config: RulesConfig,
              valuation: Valuation) -> dict[int, dict[str, float]]:
     """Return every seat's expected ships on each route, by fictitious play (see `foreseen_traffic`)."""
     traffic = seat_traffic(state, world, valuation.outlook)
+    valuation = replace(valuation, routes=tuple(r.name for r in world.routes))  # a rival may sail any route
     open_seats = [s for s in traffic if s < len(state.held) and state.held[s]
                   and not all(h.route is not None for h in state.held[s])]
     for k in range(FORESIGHT):

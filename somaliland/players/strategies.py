@@ -20,6 +20,7 @@ import numpy as np
 
 from physics import Roller, Throw
 from somaliland.errors import UsageError
+from somaliland.map.model import Map
 from somaliland.players.aim import Spread, prior_odds, rank, sizing_up
 from somaliland.players.calibration import ThrowModel, calibrate
 from somaliland.players.hazards import AimWeights, start_clear
@@ -28,7 +29,6 @@ from somaliland.players.outlook import Outlook, Traffic
 from somaliland.players.planner import Valuation, best_plans, foreseen_traffic, rival_traffic, vessels
 from somaliland.players.policy import Policy, Table
 from somaliland.players.survey import VOYAGES, Survey, survey
-from somaliland.map.model import Map
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.contracts import Card, Draft, legal_picks
 from somaliland.rules.moves import launch_pose, moves_left
