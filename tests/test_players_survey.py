@@ -18,7 +18,7 @@ from somaliland.map import default_map, load
 from somaliland.map.model import Land
 from somaliland.players.aim import Spread
 from somaliland.players.hazards import AimWeights
-from somaliland.players.survey import (CONVOY, LegSurvey, convoy_runs, leg_seed, map_digest, measured_odds,
+from somaliland.players.survey import (CONVOY, LegSurvey, convoy_runs, convoy_size, leg_seed, map_digest, measured_odds,
                                        sea_rules, survey)
 from somaliland.rules import RulesConfig
 from test_players_calibration import CountingRoller
@@ -61,8 +61,9 @@ def test_every_leg_is_sailed_and_counted(roller):
         assert len(g.remaining) == len(g.made_good) == len(g.landed) >= 2  # one entry a turn at sea
         assert sum(g.landed) == sum(g.arrivals)
         assert g.throws >= sum(g.arrivals) and g.aground + g.off_board <= g.throws
-        assert g.company == 2 * CONVOY - 1 and g.convoy_ships == CONVOY * convoy_runs(2)
+        assert g.company == 2 * 2 - 1 and g.convoy_ships == 2 * convoy_runs(2) == 2  # a quick survey's convoys
         assert 0 <= g.slowing <= 1 / g.company
+    assert (convoy_size(8), convoy_runs(8), convoy_size(40), convoy_runs(40)) == (CONVOY, 1, CONVOY, 2)
 
 
 def test_each_map_gets_its_own_survey(roller):

@@ -183,7 +183,7 @@ def run_measure(args: argparse.Namespace) -> int:
     from somaliland.map.measure import FIRM_SPEED, roll_distances
     from somaliland.players.hand import ThrowSkill
     from somaliland.players.strategies import make_policy
-    from somaliland.players.survey import CONVOY, VOYAGES
+    from somaliland.players.survey import VOYAGES, convoy_size
     from somaliland.rules import RulesConfig, load_rules
     from somaliland.seeding import make_rng
     from somaliland.units import cm
@@ -217,13 +217,13 @@ def run_measure(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "map": m.name, "sha256": m.sha256, "strategy": args.strategy, "skill": args.skill, "voyages": voyages,
-            "convoy_each_way": CONVOY, "turns": limit, "max_moves": rules.max_moves,
+            "convoy_each_way": convoy_size(voyages), "turns": limit, "max_moves": rules.max_moves,
             "survey_cpu_s": round(survey.cpu_seconds, 2), "seed": args.seed, "throws": args.throws,
             "firm_speed_m_s": firm, "median_roll_cm": round(cm(reach), 2),
             "quartiles_cm": [round(cm(q1), 2), round(cm(q3), 2)], "legs": legs}))
         return 0
     print(f"{m.name}: surveyed by {args.strategy} at skill {args.skill:g} ({skill.heading_sd_deg:g} deg, "
-          f"{skill.speed_sd:.0%} speed), {voyages} lone voyages a leg and convoys of {CONVOY} each way, "
+          f"{skill.speed_sd:.0%} speed), {voyages} lone voyages a leg and convoys of {convoy_size(voyages)} each way, "
           f"{limit} turns and {rules.max_moves} moves a round (R15, D10); {survey.cpu_seconds:.1f} s of CPU")
     print(f"  firm throw ({firm:g} m/s, {args.throws} throws, seed {args.seed}): median roll {cm(reach):.1f} cm "
           f"(quartiles {cm(q1):.1f} - {cm(q3):.1f} cm)")

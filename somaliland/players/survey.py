@@ -14,8 +14,9 @@ Two kinds of voyage:
   arrives (the aim's `LegOdds`), and the aim's own predicted chances of grounding and of leaving the
   board for every throw (to hold the aim to physics). The aim sails each lone voyage with the odds the
   voyages before it measured on that leg (the first with `aim.prior_odds`): a player learning its board.
-- **convoy**: `CONVOY` ships each way on a route at once, launched in turn 1 as their start is clear
-  and moved in R14's order, `convoy_runs(voyages)` times per route. They measure what company costs
+- **convoy**: `convoy_size(voyages)` ships each way on a route at once (`CONVOY`, fewer only for a
+  quick survey of fewer voyages), launched in turn 1 as their start is clear and moved in R14's order,
+  `convoy_runs(voyages)` times per route. They measure what company costs
   (collisions, pushes aground, waiting in port for a clear start, sinking): `LegSurvey.slowing`.
   Company costs more than in proportion to the ships, so the convoy is as big as a crowded route.
 
@@ -255,17 +256,24 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
         with private_roller(roller) as own:
             sailor = _Sailor(own, world, at_sea, model, spread, weights)
             lone = {(r.name, d): sailor.lone(r, d, voyages) for r in world.routes for d in Direction}
-            convoys = {r.name: sailor.convoys(r, convoy_runs(voyages), {d: lone[r.name, d].odds(None)
-                                                                         for d in Direction})
+            convoys = {r.name: sailor.convoys(r, convoy_size(voyages), convoy_runs(voyages),
+                                              {d: lone[r.name, d].odds(None) for d in Direction})
                        for r in world.routes}
-        _CACHE[key] = Survey(tuple(_leg_survey(world, at_sea, r, d, voyages, lone[r.name, d], convoys[r.name][d])
-                                   for r in world.routes for d in Direction), time.process_time() - started)
+        company = 2 * convoy_size(voyages) - 1
+        _CACHE[key] = Survey(tuple(_leg_survey(world, at_sea, r, d, voyages, lone[r.name, d], convoys[r.name][d],
+                                               company) for r in world.routes for d in Direction),
+                             time.process_time() - started)
     return _CACHE[key]
 
 
+def convoy_size(voyages: int) -> int:
+    """Return the ships each way in the convoys that go with `voyages` lone voyages a leg: `CONVOY`, at most."""
+    return min(CONVOY, voyages)
+
+
 def convoy_runs(voyages: int) -> int:
-    """Return how many convoys sail each route with `voyages` lone voyages per leg: one per 2 x CONVOY, at least one."""
-    return max(1, round(voyages / CONVOY / 2))
+    """Return how many convoys sail each route with `voyages` lone voyages a leg: one per two convoys' worth."""
+    return max(1, round(voyages / convoy_size(voyages) / 2))
 
 
 def sea_rules(config: RulesConfig) -> RulesConfig:
@@ -382,12 +390,12 @@ class _Sailor:
                 return turn
         return 0
 
-    def convoys(self, route: Route, runs: int, odds: dict[Direction, LegOdds]) -> dict[Direction, _Log]:
-        """Return, per leg, the log of `runs` convoys of `CONVOY` ships each way on the route."""
+    def convoys(self, route: Route, size: int, runs: int, odds: dict[Direction, LegOdds]) -> dict[Direction, _Log]:
+        """Return, per leg, the log of `runs` convoys of `size` ships each way on the route."""
         rng = make_rng(leg_seed(map_digest(self.world), route.name, None))
         logs = {d: _Log() for d in Direction}
         # launched turn about, both ways, by seats in turn (each seat's n-th ship is its fleet's n-th)
-        order = tuple((k % len(COLOURS), d) for k, d in enumerate(d for _ in range(CONVOY) for d in Direction))
+        order = tuple((k % len(COLOURS), d) for k, d in enumerate(d for _ in range(size) for d in Direction))
         for _ in range(runs):
             self._convoy(route, order, odds, rng, logs)
         return logs
@@ -468,13 +476,13 @@ class _Sailor:
 
 
 def _leg_survey(world: Map, config: RulesConfig, route: Route, direction: Direction, voyages: int, lone: _Log,
-                convoy: _Log) -> LegSurvey:
+                convoy: _Log, company: int) -> LegSurvey:
     """Return the frozen survey of a leg from its lone and convoy logs."""
     arrivals = tuple(sum(1 for turn in lone.arrivals if turn == k) for k in range(1, config.turns_per_round + 1))
     return LegSurvey(route.name, direction, route.full_value, world.leg_length(route.name, direction),
                      config.turns_per_round, voyages, arrivals, lone.throws, lone.aground, lone.off_board, lone.lost,
                      tuple(lone.remaining), tuple(lone.made_good), tuple(lone.landed), lone.predicted_aground,
-                     lone.predicted_off_board, 2 * CONVOY - 1, convoy.ships, convoy.arrived, convoy.turns,
+                     lone.predicted_off_board, company, convoy.ships, convoy.arrived, convoy.turns,
                      convoy.lost, convoy.sunk)
 
 
