@@ -99,6 +99,7 @@ def test_measure_reports_the_players_survey_as_json():
         lo, hi = leg["within_limit_ci95"]
         assert lo <= leg["within_limit"] <= hi
         assert 0 <= leg["aground_per_throw"] <= 1 and 0 <= leg["off_board_per_throw"] <= 1
+        assert 0 <= leg["convoy_lost_turns_per_turn"] <= 2 and 0 <= leg["slowing_per_companion"] <= 1
         assert leg["length_cm"] == 27.0  # the tiny board's legs, start to destination
     again = json.loads(run(*args).stdout)
     assert again.pop("survey_cpu_s") > 0 and data.pop("survey_cpu_s") > 0
