@@ -85,17 +85,28 @@ def test_import_svg_writes_a_map_that_checks_clean(tmp_path, capsys):
     assert "--force" in capsys.readouterr().err
 
 
-def test_measure_reports_distance_and_moves_as_json():
-    out = run("map", "measure", "maps/tiny.toml", "--throws", "12", "--voyages", "2", "--seed", "5", "--json")
+def test_measure_reports_the_players_survey_as_json():
+    args = ("map", "measure", "maps/tiny.toml", "--throws", "12", "--voyages", "2", "--seed", "5", "--json")
+    out = run(*args)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["seed"] == 5 and data["throws"] == 12 and data["median_roll_cm"] > 5
-    assert {(leg["route"], leg["label"], leg["full_value"], leg["direction"]) for leg in data["legs"]} == {
-        ("somalia", "east passage", True, "north"), ("somalia", "east passage", True, "south"),
-        ("africa", "west passage", False, "north"), ("africa", "west passage", False, "south")}
-    assert all(len(leg["moves"]) == 2 and all(m >= 1 for m in leg["moves"]) for leg in data["legs"])
+    assert data["strategy"] == "ev" and data["voyages"] == 2 and data["turns"] == 6  # R15, D10
+    assert [(leg["route"], leg["direction"], leg["full_value"]) for leg in data["legs"]] == [
+        ("somalia", "north", True), ("somalia", "south", True), ("africa", "north", False),
+        ("africa", "south", False)]
     for leg in data["legs"]:
+        assert len(leg["arrivals_by_turn"]) == 6 and leg["within_limit"] == sum(leg["arrivals_by_turn"]) / 2
         lo, hi = leg["within_limit_ci95"]
-        assert lo <= leg["within_limit"] <= hi and leg["within_limit"] == sum(m <= 6 for m in leg["moves"]) / 2
-    again = run("map", "measure", "maps/tiny.toml", "--throws", "12", "--voyages", "2", "--seed", "5", "--json")
-    assert json.loads(again.stdout) == data  # same seed, same figures
+        assert lo <= leg["within_limit"] <= hi
+        assert 0 <= leg["aground_per_throw"] <= 1 and 0 <= leg["off_board_per_throw"] <= 1
+        assert 0 <= leg["convoy_lost_turns_per_turn"] <= 2 and 0 <= leg["slowing_per_companion"] <= 1
+        assert leg["length_cm"] == 27.0  # the tiny board's legs, start to destination
+    again = json.loads(run(*args).stdout)
+    assert again.pop("survey_cpu_s") > 0 and data.pop("survey_cpu_s") > 0
+    assert again == data  # the survey is seeded by the map, the firm throws by --seed: same figures
+
+
+def test_measure_names_an_unknown_strategy():
+    out = run("map", "measure", "maps/tiny.toml", "--strategy", "reckless", "--voyages", "2")
+    assert out.returncode == 2 and "known strategies: bold, cautious, ev" in out.stderr

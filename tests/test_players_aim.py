@@ -19,6 +19,7 @@ from rules_fixtures import N, config, game, place, world
 from somaliland.map import Direction, default_map
 from somaliland.map.model import Land
 from somaliland.players.aim import Spread, aim
+from somaliland.players.hazards import AimWeights
 from somaliland.players.calibration import ThrowModel, calibrate
 from somaliland.players.policy import Table
 from somaliland.rules import Card, check_throw
@@ -153,3 +154,30 @@ def test_vector_helpers_give_the_scalar_results_bit_for_bit():
     for clearance in (0.01, 0.05, float(np.median(distance))):
         assert _paths_touch(origin, ends, centres, clearance).tolist() == (distance < clearance).tolist()
     assert not _paths_touch(origin, ends, centres[:0], 0.05).any()
+
+
+@pytest.mark.parametrize("rule", ["nearest_sea", "nearest_board", "move_start"])
+def test_a_ship_off_the_board_is_priced_where_the_rules_put_it_back(rule):  # R19, D13
+    from somaliland.players.aim import prior_odds, sizing_up
+    from somaliland.players.hazards import put_back
+    from somaliland.rules import replacement_point
+
+    cfg = config(off_board=rule)
+    state = at_sea(0.62, 0.30)
+    s = sizing_up(Table(state, world(), cfg, 0), "red-24", SHORT, prior_odds(SHORT))
+    rests = np.array([[0.80, 0.45], [0.62, -0.05], [-0.02, 0.93], [0.40, 0.95]])
+    expected = [replacement_point(tuple(p), s.origin, world(), cfg) for p in rests.tolist()]
+    assert put_back(s, rests) == pytest.approx(np.array(expected), abs=1e-9)
+
+
+def test_leaving_the_board_keeps_no_progress_when_the_ship_goes_back_where_it_started():  # R19, D13
+    from somaliland.players.aim import prior_odds, sizing_up
+    from somaliland.players.hazards import score_landings
+
+    ahead = np.array([[0.80, 0.40]])  # 10 cm up the leg, beyond the east edge
+    worth = {}
+    for rule in ("nearest_sea", "move_start"):
+        cfg = config(off_board=rule)
+        s = sizing_up(Table(at_sea(0.62, 0.30), world(), cfg, 0), "red-24", SHORT, prior_odds(SHORT))
+        worth[rule] = float(score_landings(s, ahead, AimWeights())[0])
+    assert worth["nearest_sea"] > worth["move_start"]  # put back beside the lane 10 cm on, or where it began

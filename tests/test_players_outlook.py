@@ -1,21 +1,21 @@
-"""The numbers behind the players' judgement, against values worked by hand."""
+"""The numbers behind the players' judgement of contracts, against values worked by hand from survey figures."""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pytest
 
-from rules_fixtures import N, world
-from somaliland.players.hazards import AimWeights, arrival_chance
-from somaliland.players.outlook import Outlook, fulfil_chance, poisson_at_most, voyage
+from rules_fixtures import N, S, config, world
+from somaliland.players.hazards import LegOdds, arrival_chance
+from somaliland.players.outlook import companions, fulfil_chance, seizure_chances, voyage
+from somaliland.players.survey import LegSurvey, Survey, arrival_within
 
 
-def test_poisson_at_most():
-    assert poisson_at_most(-1, 1.0) == 0.0
-    assert poisson_at_most(0, 2.0) == pytest.approx(math.exp(-2))
-    assert poisson_at_most(2, 1.0) == pytest.approx(math.exp(-1) * (1 + 1 + 0.5))
+def leg(arrivals: tuple[int, ...], voyages: int, *, route: str = "somalia", direction=N, full_value: bool = True,
+        company: int = 0, convoy_ships: int = 0, convoy_arrived: int = 0) -> LegSurvey:
+    """Return a leg survey with these lone arrivals per turn (and convoy counts); the rest does not matter here."""
+    return LegSurvey(route, direction, full_value, 0.7, len(arrivals), voyages, arrivals, 10, 0, 0, 0, (), (), (),
+                     0.0, 0.0, company, convoy_ships, convoy_arrived, 0, 0, 0)
 
 
 def test_fulfil_chance_counts_every_arriving_subset():  # R9: displacement of the ships that arrive
@@ -24,18 +24,52 @@ def test_fulfil_chance_counts_every_arriving_subset():  # R9: displacement of th
     assert fulfil_chance((12,), 30, 1.0) == 0.0
 
 
-def test_voyage_on_each_route():
-    outlook = Outlook(stride=0.25, accident_rate=0.1)
-    # 0.7 m needs 3 moves of 6: lost turns 0.3 from accidents, plus 3 captures shared by 2 + 1 ships
-    full = voyage(0.7, 6, True, rivals=2.0, convoy=1, outlook=outlook)
-    assert full.captures == pytest.approx(1.0)
-    assert full.arrive == pytest.approx(poisson_at_most(3, 1.3))
-    safe = voyage(0.7, 6, False, rivals=2.0, convoy=1, outlook=outlook)
-    assert safe.captures == 0.0  # the pirates take the full-route ships, nearer their ports
-    alone = voyage(0.7, 6, False, rivals=0.0, convoy=2, outlook=outlook)
-    assert alone.captures == pytest.approx(1.5)  # nobody else at sea: R13 takes the nearest, wherever
-    # ruling D15 (pirate_targets = "full_route", the default): the safe route is never taken
-    assert voyage(0.7, 6, False, rivals=0.0, convoy=2, outlook=outlook, safe_targeted=False).captures == 0.0
+def test_a_leg_survey_gives_the_chance_to_arrive_in_each_turn():
+    g = leg((0, 2, 1, 0), 4)  # of 4 voyages: 2 arrived in turn 2, 1 in turn 3, 1 not in time
+    assert [g.hazard(t) for t in (1, 2, 3, 4, 5)] == [0.0, 0.5, 0.5, 0.0, 0.0]
+    assert [g.at_sea(t) for t in (0, 1, 2, 3)] == [1.0, 1.0, 0.5, 0.25]
+    assert g.within_limit == 0.75 and g.median_turns == 2.5
+
+
+def test_voyage_alone_is_the_survey():  # R15: the survey's own chance to arrive within the round
+    g = leg((0, 2, 1, 0), 4)
+    trip = voyage(g, (0.0,) * 4, 0.0)
+    assert trip.arrive == pytest.approx(0.75) and trip.captures == 0.0
+
+
+def test_a_seizure_costs_one_turn():  # R13, D8, D16: held for a turn, not taken again while held
+    g = leg((0, 2, 2), 4)  # arrives in turn 2 or 3 of its voyage, half each
+    trip = voyage(g, (0.5, 0.0, 0.0), 0.0)
+    # half is taken after turn 1 and sails turns 2-3 of its voyage one turn late: it arrives in time only
+    # if its voyage takes 2 turns (1/2). The free half arrives in its turn 2 or 3 (all of it).
+    assert trip.arrive == pytest.approx(0.5 * 0.5 + 0.5)
+    assert trip.captures == pytest.approx(0.5)
+
+
+def test_company_slows_a_ship_as_the_convoys_measured():  # R18: collisions and waiting for a clear start
+    g = leg((0, 2, 1, 0), 4, company=4, convoy_ships=10, convoy_arrived=4)
+    scaled = arrival_within(tuple(g.hazard(t) for t in range(1, 5)), 1.0 - g.company * g.slowing)
+    assert scaled == pytest.approx(0.4, abs=1e-6)  # the convoys' 4 of 10 within the round
+    assert voyage(g, (0.0,) * 4, 4.0).arrive == pytest.approx(0.4, abs=1e-6)
+    assert voyage(g, (0.0,) * 4, 2.0).arrive == pytest.approx(arrival_within((0, 0.5, 0.5, 0), 1 - 2 * g.slowing))
+    assert leg((0, 2, 1, 0), 4, company=4, convoy_ships=10, convoy_arrived=9).slowing == 0.0  # company did not hurt
+
+
+def test_seizure_chances_share_one_seizure_a_turn():  # R13, D15
+    full = leg((0, 2, 2), 4)
+    full_s = leg((0, 2, 2), 4, direction=S)
+    safe = leg((0, 4, 0), 4, route="africa", full_value=False)
+    safe_s = leg((0, 4, 0), 4, route="africa", direction=S, full_value=False)
+    survey = Survey((full, full_s, safe, safe_s))
+    traffic = (("somalia", 3.0), ("africa", 0.0))
+    # turn 1: the convoy's other ship and 3 rivals all at sea; turn 2: half of each still at sea
+    assert seizure_chances(full, survey, 2, traffic, config()) == pytest.approx((1 / 5, 1 / 3, 1.0))
+    # R13 as written: the safe route is taken only when no full-value ship is at sea: each of the 3 is at
+    # sea after turn 2 with chance 1/2, and none after turn 3
+    assert seizure_chances(safe, survey, 1, traffic, config()) == pytest.approx((0.0, 0.5 ** 3, 1.0))
+    # D15: pirates take only ships on the full-value route
+    assert seizure_chances(safe, survey, 1, traffic, config(pirate_targets="full_route")) == (0.0, 0.0, 0.0)
+    assert companions(full, 2, traffic) == 4.0  # arrived ships stay on the board as obstacles
 
 
 def test_leg_length_on_the_test_map():
@@ -44,7 +78,7 @@ def test_leg_length_on_the_test_map():
 
 
 def test_arrival_chance():
-    w = AimWeights(stride=0.3, hit=0.6)
-    chance = arrival_chance(np.array([0.0, 0.1, 0.3, 0.6, 0.6, 0.6]), np.array([0, 1, 1, 1, 2, 0]), w)
-    # in the zone; one move to try from within reach; 0.6 m: one move to approach, then one try
+    odds = LegOdds(stride=0.3, hit=0.6)
+    chance = arrival_chance(np.array([0.0, 0.1, 0.3, 0.6, 0.6, 0.6]), np.array([0, 1, 1, 1, 2, 0]), odds)
+    # in the zone; one turn to try from within reach; 0.6 m: one turn to approach, then one try
     assert chance == pytest.approx([1.0, 0.6, 0.6, 0.0, 0.6, 0.0])

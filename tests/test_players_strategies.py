@@ -3,6 +3,7 @@ and the lookahead budget (counted with a wrapping roller)."""
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import replace
 
@@ -12,13 +13,16 @@ from rules_fixtures import N, S, config, game, place, world
 from somaliland.errors import UsageError
 from somaliland.engine.loop import play_game
 from somaliland.engine.setup import GameSetup, Seat
+from somaliland.players.outlook import companions, seizure_chances, voyage
 from somaliland.players.policy import Table
 from somaliland.players.strategies import STRATEGIES, make_policy
-from somaliland.rules.fleet import ShipSpec
+from somaliland.rules.fleet import COLOURS, ShipSpec
+from somaliland.rules.planning import Plan
 from somaliland.rules import Card, Status, apply_plans, check_plans, check_throw, drafter, legal_picks, pick
 from somaliland.rules.contracts import open_draft
 from somaliland.seeding import make_rng
 from test_players_calibration import CountingRoller
+from test_players_survey import straits
 
 RNG = make_rng(0)
 
@@ -35,6 +39,12 @@ def test_registry_knows_three_strategies_and_names_them_on_error(roller):
         make_policy("ev", roller, rolls=-1)
     with pytest.raises(UsageError, match="heading_sd_deg"):
         make_policy("ev", roller, heading_sd_deg=float("nan"))
+
+
+@pytest.mark.parametrize("name", ["stride", "accident_rate", "rival_full_route_ships"])
+def test_a_removed_parameter_is_named(roller, name):  # board facts are measured by the survey now
+    with pytest.raises(UsageError, match=f"strategy parameter {name} was removed"):
+        make_policy("ev", roller, **{name: 0.3})
 
 
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
@@ -87,11 +97,11 @@ def test_plans_cover_every_contract_legally(roller, name, cards):
 
 @pytest.mark.parametrize("cards", [(Card(30, N), Card(44, S)), (Card(64, S),), (Card(30, N), Card(32, N))])
 def test_cautious_covers_every_contract_the_fleet_can(roller, cards):
-    # a rival holds a contract, so pirates are expected on the full-value route, not on the safe one;
-    # with no accidents and ships free, every contract the fleet can carry is worth carrying (R9)
+    # pirates never take a ship on the safe route (D15) and ships cost nothing: any chance to arrive makes
+    # every contract the fleet can carry worth carrying (R9)
     state = game(held=(cards, (Card(40, N),)))
-    policy = make_policy("cautious", roller, accident_rate=0.0, ship_cost=0.0)
-    for plan in policy.plan(Table(state, world(), config(), 0), RNG):
+    policy = make_policy("cautious", roller, ship_cost=0.0, voyages=4)
+    for plan in policy.plan(Table(state, world(), config(pirate_targets="full_route"), 0), RNG):
         assert sum(state.ship(s).displacement for s in plan.ships) >= plan.card.value
 
 
@@ -104,14 +114,49 @@ def test_a_plan_after_a_sinking_uses_only_ships_afloat(roller):
     assert "red-24" not in plans[0].ships
 
 
-def test_ev_weighs_capture_risk(roller):
-    # both legs of the test map are equally long: only the pirates make the full-value route worse
-    state = game(held=((Card(50, N),), (Card(40, N),)))
-    table = Table(state, world(), config(), 0)
-    crowded = make_policy("ev", roller, rival_full_route_ships=20.0).plan(table, RNG)  # pirates spread thin
-    exposed = make_policy("ev", roller, rival_full_route_ships=1.0, ransom_aversion=5.0).plan(table, RNG)
-    assert crowded[0].route == "somalia"
-    assert exposed[0].route == "africa"
+BIG = config(pirate_targets="full_route", players=4, fleet=(ShipSpec("big", (12, 12, 12, 12, 13, 13)),))
+
+
+def big_fleet_table(board, value: int) -> Table:
+    """Return seat 0 holding one contract for its one 74-pip ship; three rivals' ships planned on the full route."""
+    held = ((Card(value, N),),) + tuple((Card(30 + 2 * seat, S),) for seat in range(1, 4))
+    state = game(BIG, held=held)
+    for seat in range(1, 4):
+        state = apply_plans(state, seat, (Plan(held[seat][0], "somalia", (f"{COLOURS[seat]}-big",)),), board, BIG)
+    return Table(state, board, BIG, 0)
+
+
+def prospects(policy, board) -> tuple:
+    """Return the outlook of the one ship on each route, as the planner figures it from the map's survey."""
+    found = policy.survey(board, BIG)
+    traffic = (("somalia", 3.0), ("africa", 0.0))
+
+    def trip(route: str):
+        leg = found.leg(route, N)
+        return voyage(leg, seizure_chances(leg, found, 1, traffic, BIG), companions(leg, 1, traffic))
+
+    return trip("somalia"), trip("africa")
+
+
+def test_ev_route_choice_moves_with_contract_value_and_with_the_map(roller):
+    """Low-value cargo goes the safe way, high-value cargo the full-value way, where the map's measured odds say
+    so: the ransom aversion is set so that, by the outlook of the test map, the full route's edge in points
+    (value x (its chance to arrive - half the safe route's)) pays its expected ransom at a value of 47. On the
+    same map with a strait in the full-value lane, the same contract of 54 goes the safe way."""
+    policy = make_policy("ev", roller, voyages=4, ship_cost=0.0)
+    full, safe = prospects(policy, world())
+    edge = full.arrive - 0.5 * safe.arrive
+    assert edge > 0 and full.captures > safe.captures == 0.0  # D15: only the full route is hunted
+    pips = 74 / 6  # the ship's mean face: its ransom (R13)
+    aversion = 47 * edge / (full.captures * pips)
+    assert 0 < aversion <= 10
+    ev = make_policy("ev", roller, voyages=4, ship_cost=0.0, ransom_aversion=aversion)
+    assert [ev.plan(big_fleet_table(world(), v), RNG)[0].route for v in (40, 54)] == ["africa", "somalia"]
+    narrow_full, narrow_safe = prospects(policy, straits(world()))
+    narrow_edge = narrow_full.arrive - 0.5 * narrow_safe.arrive
+    break_even = aversion * narrow_full.captures * pips / narrow_edge if narrow_edge > 0 else math.inf
+    assert break_even > 54  # the strait slows ships: more turns at sea, more seizures, a later break-even
+    assert ev.plan(big_fleet_table(straits(world()), 54), RNG)[0].route == "africa"
 
 
 def test_launch_picks_the_biggest_ship_and_passes_when_the_start_is_taken(roller):
@@ -156,7 +201,7 @@ def test_a_designers_big_fleet_is_planned_quickly_and_legally(roller):
     cfg = config(fleet=fleet)
     state = game(cfg, held=((Card(60, N), Card(40, S)), (Card(30, N),)))
     started = time.process_time()
-    plans = make_policy("cautious", roller, accident_rate=0.0, ship_cost=0.0).plan(Table(state, world(), cfg, 0), RNG)
+    plans = make_policy("cautious", roller, ship_cost=0.0, voyages=4).plan(Table(state, world(), cfg, 0), RNG)
     assert time.process_time() - started < 2.0
     check_plans(state, 0, plans, world(), cfg)
     # 8 ships of 12 are considered: 60 needs 5 of them and 40 needs 4, so only one can go, the 60

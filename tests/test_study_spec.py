@@ -30,6 +30,10 @@ def error_of(text: str) -> str:
     ("[seat.7]\nskill = 0.5\n", "study.toml: seat.7: expected a seat number 0 to 3"),
     ("[seat.1]\nstrategy = 3\n", "study.toml: seat.1.strategy: expected a strategy name"),
     ("[seats]\nparams = 3\n", "study.toml: seats.params: expected a table of strategy parameters, found 3"),
+    ("[seats]\nparams = { accident_rate = 0.3 }\n",
+     "study.toml: seats.params.accident_rate: expected a strategy parameter that exists, found 'accident_rate, which "
+     "was removed (lost turns a move: every player now measures it on the map in play"),
+    ("[seat.2]\nparams = { stride = 0.3 }\n", "study.toml: seat.2.params.stride: expected a strategy parameter"),
     ("[sweep]\n\"rules.rounds\" = 3\n", "study.toml: sweep.rules.rounds: expected a non-empty array"),
     ("[sweep]\n\"board.size\" = [3]\n", "study.toml: sweep.board.size: expected a key under map, rules"),
     ("[sweep]\n\"rules.rounds\" = [3, 0]\n",

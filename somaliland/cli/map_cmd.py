@@ -49,14 +49,21 @@ def register(commands: argparse._SubParsersAction) -> None:
                    help="overwrite OUT.toml if it exists, and write it even if the map has problems")
     i.set_defaults(run=run_import)
 
-    r = sub.add_parser("measure", help="roll real physics on the map: firm-throw distance and moves per route",
-                       description="Throw a firm throw many times to find its median roll distance, then sail "
-                                   "every route both ways as a competent player and count the moves (R15: 6).")
+    r = sub.add_parser("measure", help="sail the map with a player's survey: turns, groundings, off-board per route",
+                       description="Sail every leg of every route as the players' own survey does (somaliland/"
+                                   "players/survey.py): lone voyages and convoys thrown with a strategy's aim and "
+                                   "hand model, under the rules' turn and move limits (R15, D10), through real "
+                                   "physics; and throw a firm throw many times for its median roll distance.")
     r.add_argument("file", metavar="FILE", help="map file (.toml)")
-    r.add_argument("--throws", type=types.positive_int, default=200, help="throws for the distance (default 200)")
-    r.add_argument("--voyages", type=types.positive_int, default=40,
-                   help="simulated voyages per route and direction (default 40)")
-    r.add_argument("--seed", type=types.seed, default=2026, help="random seed (default 2026)")
+    r.add_argument("--strategy", default="ev", help="the strategy whose aim sails the voyages (default ev)")
+    r.add_argument("--skill", type=float, default=0.75,
+                   help="throw skill the aim and hand model plan for, 0 (clumsy) to 1 (perfect) (default 0.75)")
+    r.add_argument("--rules", type=Path, default=None, help="rules options file (TOML; default: the rulings' defaults)")
+    r.add_argument("--voyages", type=types.positive_int, default=None,
+                   help="lone voyages per leg (default: the players' own, as in a game)")
+    r.add_argument("--throws", type=types.positive_int, default=200,
+                   help="firm throws for the median roll distance (default 200)")
+    r.add_argument("--seed", type=types.seed, default=2026, help="random seed of the firm throws (default 2026)")
     r.add_argument("--firm-speed", type=_speed, default=None, metavar="M/S",
                    help="release speed of a firm throw in m/s (default 1.8)")
     r.add_argument("--json", action="store_true", help="print one JSON object")
@@ -95,11 +102,11 @@ def _summary(m) -> str:
     return "\n".join(lines)
 
 
-def _ci(v) -> tuple[float, float]:
+def _ci(arrived: int, voyages: int) -> list[float]:
     """Return the 95% Wilson interval of the share of voyages finished within the limit."""
     from physics.lab import wilson_interval
 
-    return wilson_interval(v.in_time, len(v.moves))
+    return [round(b, 4) for b in wilson_interval(arrived, voyages)]
 
 
 def _speed(text: str) -> float:
@@ -188,52 +195,73 @@ def _refuse(svg: str, found, outcome: str) -> int:
 
 
 def run_measure(args: argparse.Namespace) -> int:
-    """Measure the firm throw and the moves per route with real physics."""
+    """Survey the map as a player would, and measure the firm throw, with real physics."""
+    import math
     import statistics
 
     from physics import make_roller
-    from somaliland.map import Direction, load
-    from somaliland.map.measure import FIRM_SPEED, MOVE_LIMIT, learn_hand, roll_distances, voyages
-    from somaliland.seeding import child_seeds, make_rng
+    from somaliland.map import load
+    from somaliland.map.measure import FIRM_SPEED, roll_distances
+    from somaliland.players.hand import ThrowSkill
+    from somaliland.players.strategies import make_policy
+    from somaliland.players.survey import VOYAGES, convoy_size
+    from somaliland.rules import RulesConfig, load_rules
+    from somaliland.seeding import make_rng
     from somaliland.units import cm
 
     m = load(args.file)
+    rules = load_rules(args.rules) if args.rules else RulesConfig()
+    skill = ThrowSkill.level(args.skill)
     firm = args.firm_speed or FIRM_SPEED
-    seeds = child_seeds(args.seed, 2 + 2 * len(m.routes))
+    voyages = args.voyages or VOYAGES
     roller = make_roller()
     try:
-        distances = roll_distances(roller, m, make_rng(seeds[0]), args.throws, firm_speed=firm)
-        reach = statistics.median(distances)
-        hand = learn_hand(roller, m, make_rng(seeds[1]), distances, firm)
-        legs = [voyages(roller, m, route, d, hand, make_rng(seeds[2 + 2 * k + j]), args.voyages)
-                for k, route in enumerate(m.routes) for j, d in enumerate(Direction)]
+        policy = make_policy(args.strategy, roller, heading_sd_deg=skill.heading_sd_deg, speed_sd=skill.speed_sd,
+                             voyages=voyages)
+        survey = policy.survey(m, rules)  # type: ignore[attr-defined]
+        distances = roll_distances(roller, m, make_rng(args.seed), args.throws, firm_speed=firm)
     finally:
         roller.close()
+    reach = statistics.median(distances)
     q1, _, q3 = statistics.quantiles(distances, n=4)
+    limit = rules.turns_per_round
+    legs = [{"route": g.route, "label": m.route(g.route).display_name, "full_value": g.full_value, "direction": g.direction.value,
+             "length_cm": round(cm(g.length), 1),
+             "median_turns": None if math.isinf(g.median_turns) else g.median_turns,
+             "within_limit": round(g.within_limit, 4), "within_limit_ci95": _ci(sum(g.arrivals), g.voyages),
+             "arrivals_by_turn": list(g.arrivals),
+             "convoy_within_limit": round(g.convoy_share, 4), "convoy_ships": g.convoy_ships,
+             "lost_turns_per_turn_alone": round(g.lost / max(len(g.landed), 1), 4),
+             "convoy_lost_turns_per_turn": round(g.convoy_lost / max(g.convoy_turns, 1), 4),
+             "convoy_sunk": g.convoy_sunk, "slowing_per_companion": round(g.slowing, 4),
+             "aground_per_throw": round(g.aground_rate, 4), "off_board_per_throw": round(g.off_board_rate, 4),
+             "aim_expected_aground": round(g.predicted_aground / max(g.throws, 1), 4),
+             "aim_expected_off_board": round(g.predicted_off_board / max(g.throws, 1), 4),
+             "throws": g.throws, "stride_cm_per_turn": round(cm(g.odds.stride), 1)} for g in survey.legs]
     if args.json:
         print(json.dumps({
-            "map": m.name, "sha256": m.sha256, "seed": args.seed, "throws": args.throws,
+            "map": m.name, "sha256": m.sha256, "strategy": args.strategy, "skill": args.skill, "voyages": voyages,
+            "convoy_each_way": convoy_size(voyages), "turns": limit, "max_moves": rules.max_moves,
+            "survey_cpu_s": round(survey.cpu_seconds, 2), "seed": args.seed, "throws": args.throws,
             "firm_speed_m_s": firm, "median_roll_cm": round(cm(reach), 2),
-            "quartiles_cm": [round(cm(q1), 2), round(cm(q3), 2)],
-            "legs": [{"route": v.route, "label": m.route(v.route).display_name,
-                      "full_value": m.route(v.route).full_value, "direction": v.direction.value,
-                      "length_cm": round(cm(v.length), 1),
-                      "median_moves": v.median, "within_limit": round(v.within_limit, 4),
-                      "within_limit_ci95": [round(b, 4) for b in _ci(v)], "moves": list(v.moves)}
-                     for v in legs],
-        }))
+            "quartiles_cm": [round(cm(q1), 2), round(cm(q3), 2)], "legs": legs}))
         return 0
-    print(f"{m.name}: {args.throws} firm throws ({firm:g} m/s), seed {args.seed}")
-    print(f"  median roll {cm(reach):.1f} cm (quartiles {cm(q1):.1f} - {cm(q3):.1f} cm)")
-    called = {r.name: r.display_name for r in m.routes}
-    wide = max(10, *(len(c) + 2 for c in called.values()))
-    print(f"  {'route':<{wide}}{'value':<6}{'way':<7}{'length':>8}{'median moves':>14}{f'<= {MOVE_LIMIT} moves':>13}"
-          f"   95% interval")
-    for v in legs:
-        lo, hi = _ci(v)
-        value = "full" if m.route(v.route).full_value else "half"
-        print(f"  {called[v.route]:<{wide}}{value:<6}{v.direction.value:<7}{cm(v.length):>6.0f} cm{v.median:>14g}"
-              f"{v.within_limit:>13.0%}   {lo:.0%} - {hi:.0%}")
+    print(f"{m.name}: surveyed by {args.strategy} at skill {args.skill:g} ({skill.heading_sd_deg:g} deg, "
+          f"{skill.speed_sd:.0%} speed), {voyages} lone voyages a leg and convoys of {convoy_size(voyages)} each way, "
+          f"{limit} turns and {rules.max_moves} moves a round (R15, D10); {survey.cpu_seconds:.1f} s of CPU")
+    print(f"  firm throw ({firm:g} m/s, {args.throws} throws, seed {args.seed}): median roll {cm(reach):.1f} cm "
+          f"(quartiles {cm(q1):.1f} - {cm(q3):.1f} cm)")
+    names = [f"{m.route(g.route).display_name} ({'full' if g.full_value else 'half'})" for g in survey.legs]
+    width = max(len(n) for n in names) + 2
+    print(f"  {'route':<{width}}{'way':<7}{'length':>8}{'median turns':>14}{f'alone <= {limit}':>12}"
+          f"{f'convoy <= {limit}':>13}{'aground':>9}{'off board':>11}{'aim expected':>15}{'stride':>10}")
+    for name, g, leg in zip(names, survey.legs, legs):
+        median = f"> {limit}" if leg["median_turns"] is None else f"{leg['median_turns']:g}"
+        expected = f"{leg['aim_expected_aground']:.0%}, {leg['aim_expected_off_board']:.0%}"
+        print(f"  {name:<{width}}{g.direction.value:<7}{leg['length_cm']:>5.0f} cm{median:>14}{g.within_limit:>12.0%}"
+              f"{g.convoy_share:>13.0%}{g.aground_rate:>9.0%}{g.off_board_rate:>11.0%}{expected:>15}"
+              f"{leg['stride_cm_per_turn']:>7.1f} cm")
     if sys.stdout.isatty():
-        print(f"  ({args.voyages} voyages each by a competent player; see somaliland/map/measure.py)")
+        print("  (aground and off board: shares of lone throws; stride: progress made good a turn, lost turns "
+              "included; see somaliland/players/survey.py)")
     return 0

@@ -11,6 +11,8 @@ about 0.15 s of CPU, once per process and die.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -120,15 +122,23 @@ def calibrate(roller: Roller, size: float, mass: float, materials: Materials | N
         tumble: forward spin at release as a fraction of the rolling rate (0: the die slides).
     """
     materials = materials or Materials()
-    settings = getattr(roller, "settings", None)
-    key = (size, mass, materials, tumble, settings)
+    key = (size, mass, materials, tumble, getattr(roller, "settings", None))
     if key not in _CACHE:
-        if getattr(settings, "world", "per_roll") == "per_roll":
-            _CACHE[key] = _calibrate(roller, size, mass, materials, tumble)
-        else:  # the roller keeps a world per game: the lab's rolls must not enter it, whatever its board
-            with make_roller(settings) as lab:
-                _CACHE[key] = _calibrate(lab, size, mass, materials, tumble)
+        with private_roller(roller) as lab:
+            _CACHE[key] = _calibrate(lab, size, mass, materials, tumble)
     return _CACHE[key]
+
+
+@contextmanager
+def private_roller(roller: Roller) -> Iterator[Roller]:
+    """Yield a roller for a player's own practice rolls: this one, or a new one of its settings if it keeps a
+    world per game (the practice rolls must not enter a game's world, whatever its board)."""
+    settings = getattr(roller, "settings", None)
+    if getattr(settings, "world", "per_roll") == "per_roll":
+        yield roller
+        return
+    with make_roller(settings) as own:
+        yield own
 
 
 def _calibrate(roller: Roller, size: float, mass: float, materials: Materials, tumble: float) -> ThrowModel:

@@ -1,12 +1,14 @@
 """What a landing point is worth to the thrower: its chance to arrive in time, and the hazards on the way.
 
-The worth of coming to rest at a point is the chance of reaching the destination with the moves then
-left (R15, D10): 1 inside the zone (R9), else the chance that moves of about `stride` metres bring the
-zone within reach and a move then lands in it (`arrival_chance`). A lost turn (aground R17, off the
-board R19, a collision R18, capture R13) leaves one move fewer; a touch risks sinking (R18); a capture
-costs its ransom as a share of the contract. Progress along the leg counts too (later moves are less
-sure than the chance model says); small terms prefer the centre line and sea under the path. All
-checks are vectorised over many points at once.
+The worth of coming to rest at a point is the chance of reaching the destination with the turns then
+left (R15, D10): 1 inside the zone (R9), else the chance that turns making good the leg's measured
+`stride` bring the zone within reach and a turn then lands in it with the leg's measured `hit`
+(`arrival_chance`; both from the survey of the map in play, `survey.py`). A lost turn (aground R17, off
+the board R19, a collision R18, capture R13) leaves one turn fewer; a ship off the board is priced
+where the rules put it back (D13); a touch risks sinking (R18); a capture costs its ransom as a share
+of the contract. Progress along the leg counts too (later turns are less sure than the chance model
+says); small terms prefer the centre line and sea under the path. All checks are vectorised over many
+points at once.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from shapely.ops import substring
 from physics import portable
 from somaliland.map.model import Direction, Route
 from somaliland.players.policy import Table
-from somaliland.rules.moves import moves_left, start_pose
+from somaliland.rules.accidents import replacement_area
+from somaliland.rules.moves import launch_pose, moves_left, start_pose
 from somaliland.rules.pirates import targetable, targets_route
 from somaliland.rules.state import ShipState, Status
 
@@ -35,14 +38,21 @@ BEHIND = 0.05  # m of the leg behind the ship that progress is still measured on
 class AimWeights:
     """What the aim values and fears; worth is a chance to arrive (0..1)."""
 
-    stride: float = 0.35  # metres a later move is expected to cover (see outlook.py)
-    hit: float = 0.6  # the chance a move lands in the zone once it is within one move's reach
     collision: float = 0.30  # chance lost to a touch beyond its lost turn: a tip-over sinks the thrower (R18)
-    progress: float = 0.5  # per metre of progress: later moves are less sure than the chance model says
+    progress: float = 0.5  # per metre of progress: later turns are less sure than the chance model says
     land_path: float = 0.01  # a path wholly over (printed) land: a shorter throw there would run aground
     off_route: float = 1.0  # metres of extra sailing per metre farther than `corridor` from the centre line
     corridor: float = 0.05  # metres either side of the centre line that count as on the route
     centre_pull: float = 0.05  # metres of extra sailing per metre off the centre line: prefer the middle
+
+
+@dataclass(frozen=True, slots=True)
+class LegOdds:
+    """What the survey measured of a leg, for the aim: metres a turn makes good, and the chance that a turn
+    begun within that distance of the destination arrives (`survey.LegSurvey.odds`)."""
+
+    stride: float
+    hit: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +80,8 @@ class Surroundings:
     ransom_pips: float  # the pips a capture would cost (the top face now)
     aground_ignored: bool  # D8: pirates ignore ships aground
     arrived_ignored: bool  # D8: pirates ignore ships that have arrived
+    odds: LegOdds  # the leg's measured stride and hit
+    put_back: BaseGeometry | None  # where a ship off the board comes back (D13); None: where its move began
 
 
 def leg_window(route: Route, direction: Direction, start: float, ahead: float) -> tuple[LineString, float]:
@@ -91,7 +103,7 @@ def points_at(route: Route, direction: Direction, progress: np.ndarray) -> np.nd
     return shapely.get_coordinates(shapely.line_interpolate_point(route.centre_line, along))
 
 
-def surroundings(table: Table, ship: ShipState, reach: float) -> Surroundings:
+def surroundings(table: Table, ship: ShipState, reach: float, odds: LegOdds) -> Surroundings:
     """Return what a throw of `ship` (carrying a contract) reaching at most `reach` metres must reckon with."""
     world, config, state = table.world, table.config, table.state
     route = world.route(ship.route)  # type: ignore[arg-type]
@@ -118,7 +130,15 @@ def surroundings(table: Table, ship: ShipState, reach: float) -> Surroundings:
                         moves_left(ship, max(state.turn, 1), config) - 1, ship.card.value,  # type: ignore[union-attr]
                         window, window_from, np.array(others, dtype=float).reshape(-1, 2),
                         config.die_size * 1.5, ports, min(rivals, default=math.inf), float(pips),
-                        "aground" in config.pirates_ignore, "arrived" in config.pirates_ignore)
+                        "aground" in config.pirates_ignore, "arrived" in config.pirates_ignore, odds,
+                        None if config.off_board == "move_start" else replacement_area(world, config))
+
+
+def start_clear(table: Table, ship: ShipState) -> bool:
+    """Return True if no die lies where the ship would be launched from (R12)."""
+    x, y = launch_pose(ship, table.world, table.config).position[:2]
+    return all(math.dist((x, y), s.pose.position[:2]) > 1.2 * table.config.die_size
+               for s in table.state.ships if s.pose is not None and s.status is not Status.SUNK)
 
 
 def goal_progress(route: Route, direction: Direction, zone: BaseGeometry) -> float:
@@ -127,17 +147,29 @@ def goal_progress(route: Route, direction: Direction, zone: BaseGeometry) -> flo
     return route.progress(direction, middle.x, middle.y) - math.sqrt(zone.area) / 2
 
 
-def arrival_chance(remaining: np.ndarray, moves: np.ndarray, w: AimWeights) -> np.ndarray:
-    """Return the chance that `moves` more moves reach a zone `remaining` metres on.
+def arrival_chance(remaining: np.ndarray, turns: np.ndarray, odds: LegOdds) -> np.ndarray:
+    """Return the chance that `turns` more turns reach a zone `remaining` metres on.
 
-    Moves of about `w.stride` metres bring the zone within one move's reach; each move from there
-    lands in it with chance `w.hit`. Continuous in both arguments, so a little more progress or one
-    more move always counts.
+    Turns making good `odds.stride` metres each bring the zone within one turn's reach; each turn from
+    there arrives with chance `odds.hit` (both measured on the leg, lost turns included). Continuous in
+    both arguments, so a little more progress or one more turn always counts.
     """
-    approach = np.maximum(np.maximum(remaining, 0.0) / w.stride - 1.0, 0.0)
-    attempts = moves - approach
-    chance = 1.0 - portable.exp(np.maximum(attempts, 0.0) * math.log1p(-w.hit))  # 1 - (1 - hit)**attempts
+    approach = np.maximum(np.maximum(remaining, 0.0) / odds.stride - 1.0, 0.0)
+    attempts = turns - approach
+    # 1 - (1 - hit)**attempts, computed the same on every machine (physics/portable.py); a sure hit misses never
+    chance = 1.0 - portable.exp(np.maximum(attempts, 0.0) * math.log(max(1.0 - odds.hit, 1e-300)))
     return np.where(remaining <= 0, 1.0, chance)
+
+
+def put_back(s: Surroundings, ends: np.ndarray) -> np.ndarray:
+    """Return where ships resting at these points off the board come back (R19, D13; `accidents.replacement_point`).
+
+    Vectorised: the nearest point of the replacement area, or the move's start under D13 "move_start".
+    """
+    if s.put_back is None:
+        return np.broadcast_to(np.asarray(s.origin, dtype=float), ends.shape).copy()
+    lines = shapely.shortest_line(s.put_back, shapely.points(ends))
+    return shapely.get_coordinates(lines).reshape(-1, 2, 2)[:, 0, :]
 
 
 def _paths_touch(origin: np.ndarray, ends: np.ndarray, centres: np.ndarray, clearance: float) -> np.ndarray:
@@ -173,28 +205,43 @@ def land_fraction(s: Surroundings, ends: np.ndarray) -> np.ndarray:
     return (on + int(shapely.contains_xy(s.land, origin[0], origin[1]))) / PATH_SAMPLES
 
 
+def outcomes(s: Surroundings, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return, for each rest point (n, 2), whether it is on the board, aground (R17) and in the destination (R9).
+
+    A ship off the board has not arrived, wherever it is put back (R19, D13).
+    """
+    x, y = ends[:, 0], ends[:, 1]
+    on_board = (x >= 0) & (x <= s.width) & (y >= 0) & (y <= s.depth)
+    return (on_board, on_board & shapely.contains_xy(s.land, x, y), on_board & shapely.contains_xy(s.zone, x, y))
+
+
+def progress_at(s: Surroundings, points: np.ndarray) -> np.ndarray:
+    """Return how far along the leg each point (n, 2) lies, measured on the stretch one throw can reach."""
+    return np.minimum(s.window_from + shapely.line_locate_point(s.window, shapely.points(points)), s.end)
+
+
 def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np.ndarray | None = None) -> np.ndarray:
     """Return the worth of coming to rest at each point (n, 2), having slid there straight from the origin.
 
     `touched` says which throws touched another die, when known (a simulated roll); else a path that
     passes within `clearance` of another die's centre is taken to touch it.
     """
-    x, y = ends[:, 0], ends[:, 1]
-    on_board = (x >= 0) & (x <= s.width) & (y >= 0) & (y <= s.depth)
-    aground = on_board & shapely.contains_xy(s.land, x, y)
-    arrived = on_board & shapely.contains_xy(s.zone, x, y)
-    points = shapely.points(ends)
-    progress = np.minimum(s.window_from + shapely.line_locate_point(s.window, points), s.end)
+    on_board, aground, arrived = outcomes(s, ends)
+    rests = ends.copy()
+    if not on_board.all():
+        rests[~on_board] = put_back(s, ends[~on_board])
+    points = shapely.points(rests)
+    progress = progress_at(s, rests)
     off_line = shapely.distance(s.window, points)
     detour = w.off_route * np.maximum(off_line - w.corridor, 0.0) + w.centre_pull * off_line
     collide = _paths_touch(np.asarray(s.origin), ends, s.others, s.clearance) if touched is None else touched
     lost = ~on_board | aground | collide
     if len(s.ports):
-        to_port = np.linalg.norm(ends[:, None, :] - s.ports[None, :, :], axis=-1).min(axis=1)
+        to_port = np.linalg.norm(rests[:, None, :] - s.ports[None, :, :], axis=-1).min(axis=1)
         captured = (to_port < s.rival_distance) & ~(arrived & s.arrived_ignored) & ~(aground & s.aground_ignored)
     else:
         captured = np.zeros(len(ends), dtype=bool)
     moves = s.moves_after - lost.astype(int) - captured.astype(int)
-    chance = np.where(arrived, 1.0, arrival_chance(s.goal - progress + detour, moves, w))
+    chance = np.where(arrived, 1.0, arrival_chance(s.goal - progress + detour, moves, s.odds))
     return (chance + w.progress * (np.where(arrived, s.end, progress) - s.start) - w.collision * collide
             - captured * s.ransom_pips / max(s.value, 1) - w.land_path * land_fraction(s, ends))

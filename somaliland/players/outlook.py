@@ -1,78 +1,107 @@
-"""What a contract is worth before the round starts: voyage lengths, the chance to arrive, capture risk.
+"""What a contract is worth before the round starts: the chance to arrive and the captures to expect.
 
-A heuristic model, stated so it can be argued with. A ship covers about `stride` metres a move, so a
-leg of length L needs ceil(L / stride) moves of the min(max_moves, turns_per_round) it has (R15, D10).
-Turns it loses (groundings, collisions, leaving the board: `accident_rate` per move; captures) arrive
-as a Poisson count; it arrives if the lost turns fit in its spare moves. Pirates seize one ship a turn
-(R13), the nearest: on the full-value route that is one of the n ships sailing there, so each is taken
-about once every n turns at sea, paying its top face (about its mean face) and losing a turn.
-
-The defaults were measured on the default map with the default hand (5 deg, 10 %): a lone 16 mm ship
-took 2-4 throws per leg (about 0.35 m a throw; 8 voyages per leg), losing about 0.3 turns a throw; in
-4-player games (ev, ev, bold, cautious; seeds 0-5) 64 % of launched ships arrived on the safe route
-and 45 % on the full-value one. One accident rate cannot fit both (the safe lane is narrow, the other
-route long): 0.7 lost turns a move predicts 84 % and 32 %.
+A ship's own voyage is what the survey of the map in play measured on its leg (`survey.LegSurvey`):
+the chance a lone ship arrives in each turn, its throws and the turns it lost included. Pirates seize
+one ship a turn (R13) among the ships they may take that are at sea. A ship at sea on a full-value
+route after a turn's moves is taken with chance 1 / (1 + the other such ships expected at sea then):
+its own convoy on its leg and the rivals' full-route ships, each still at sea with the chance the
+survey measured. On the safe route pirates take a ship only under R13 as written (`pirate_targets =
+"any_route"`), and only when no full-route ship is at sea; under D15 (`"full_route"`) never. A
+seizure costs the ship's top face as ransom (about its mean face) and one skipped turn (modelled so
+under D16 and its variant alike); a held ship is not taken again while held (D8). The chance to
+arrive within the round follows exactly from these, by a dynamic programme over the turns.
 """
 
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
 
+from somaliland.players.survey import LegSurvey, Survey
 from somaliland.rules.config import RulesConfig
+from somaliland.rules.pirates import targets_route
 
 
 @dataclass(frozen=True, slots=True)
 class Outlook:
-    """The constants of the contract model."""
+    """A strategy's beliefs and costs in valuing contracts (the board's facts come from the survey)."""
 
-    stride: float = 0.35  # metres a ship covers in one move, on average
-    accident_rate: float = 0.70  # turns lost per move to groundings, collisions and leaving the board
-    rival_full_route_ships: float = 2.0  # ships each other player is expected to send the full-value way
+    rival_ships_per_route: float = 2.0  # ships each rival is expected to send on each route before it plans
     ship_cost: float = 2.0  # points a ship at sea costs: it crowds the lanes and invites collisions (R18)
-
-
-def moves_available(config: RulesConfig) -> int:
-    """Return the moves a ship launched in the first turn has this round (R15, D10)."""
-    return min(config.max_moves, config.turns_per_round)
-
-
-def poisson_at_most(k: int, mean: float) -> float:
-    """Return P(N <= k) for N ~ Poisson(mean)."""
-    if k < 0:
-        return 0.0
-    term = total = math.exp(-mean)
-    for i in range(1, k + 1):
-        term *= mean / i
-        total += term
-    return min(1.0, total)
 
 
 @dataclass(frozen=True, slots=True)
 class Voyage:
-    """One ship's prospects on a leg: its chance to arrive and the captures it should expect."""
+    """One ship's prospects on a leg: its chance to arrive within the round and the captures it should expect."""
 
     arrive: float
     captures: float
 
 
-def voyage(length: float, moves: int, full_value: bool, rivals: float, convoy: int, outlook: Outlook,
-           safe_targeted: bool = True) -> Voyage:
-    """Return a ship's prospects on a leg of `length` with `moves`, in a convoy of `convoy` ships.
+Traffic = tuple[tuple[str, float], ...]  # (route, rival ships expected on it), every route of the map
 
-    On the full-value route the pirates' one seizure a turn falls among the convoy and the `rivals`
-    expected there (R13); on the safe route only when no rival sails the full-value route, among the
-    convoy (R13 read literally, `pirate_targets = "any_route"`), and never when `safe_targeted` is False
-    (ruling D15, the default `pirate_targets = "full_route"`).
+
+def companions(leg: LegSurvey, convoy: int, traffic: Traffic) -> float:
+    """Return the other ships on the leg's route in the round: its convoy's others and the rivals' ships there.
+
+    Counted whether at sea or arrived (arrived ships stay on the board as obstacles), as the survey's
+    convoys count their company.
     """
-    needed = max(1, math.ceil(length / outlook.stride))
-    if full_value:
-        captures = needed / max(1.0, rivals + convoy)
-    else:
-        captures = needed / max(1.0, convoy) if rivals <= 0 and safe_targeted else 0.0
-    lost = outlook.accident_rate * needed + captures
-    return Voyage(poisson_at_most(moves - needed, lost), captures)
+    return convoy - 1 + dict(traffic).get(leg.route, 0.0)
+
+
+def seizure_chances(leg: LegSurvey, survey: Survey, convoy: int, traffic: Traffic,
+                    config: RulesConfig) -> tuple[float, ...]:
+    """Return, for each turn of the round, the chance pirates take a ship of this leg that is at sea (R13, D15).
+
+    The ship shares the pirates' one seizure a turn with the others they may take that are still at
+    sea: its convoy and the rivals' ships on its route, and on any full-value route (R13).
+    """
+    if not targets_route(leg.full_value, config):
+        return (0.0,) * leg.turns
+    rivals = dict(traffic)
+    full = [(route, ships) for route, ships in traffic if survey.leg(route, leg.direction).full_value]
+    chances = []
+    for turn in range(1, leg.turns + 1):
+        here = (convoy - 1) * leg.at_sea(turn) + rivals.get(leg.route, 0.0) * survey.at_sea(leg.route, turn)
+        full_at_sea = sum(ships * survey.at_sea(route, turn) for route, ships in full if route != leg.route)
+        if leg.full_value:
+            chances.append(1.0 / (1.0 + here + full_at_sea))
+        else:  # the nearest ship is taken: a full-value ship at sea is nearer the pirates
+            clear = math.prod((1.0 - survey.at_sea(route, turn)) ** ships for route, ships in full)
+            chances.append(clear / (1.0 + here))
+    return tuple(chances)
+
+
+def voyage(leg: LegSurvey, seized: tuple[float, ...], company: float) -> Voyage:
+    """Return a ship's chance to arrive within the round and its expected captures (R9, R13, R15, R18).
+
+    An exact programme over the turns. A free ship sails the next turn of the survey's lone voyage and
+    arrives with the survey's chance for that turn, slowed by the `company` of other ships on its route
+    (each taking `leg.slowing` of that chance, as the survey's convoys measured); a ship still at sea
+    is then taken with `seized[turn]`; a taken ship skips its next turn, held and not taken again (D8),
+    and owes nothing else (D16: lost turns do not add up).
+    """
+    pace = max(0.0, 1.0 - leg.slowing * company)
+    free: dict[int, float] = {0: 1.0}  # turns of its own voyage sailed -> chance it is at sea and free
+    held: dict[int, float] = {}  # ... -> chance it is held by pirates and skips this turn
+    arrive = captures = 0.0
+    for chance in seized:
+        after_free: dict[int, float] = defaultdict(float)
+        after_held: dict[int, float] = defaultdict(float)
+        for sailed, p in held.items():
+            after_free[sailed] += p
+        for sailed, p in free.items():
+            landed = pace * leg.hazard(sailed + 1)
+            arrive += p * landed
+            at_sea = p * (1.0 - landed)
+            captures += at_sea * chance
+            after_held[sailed + 1] += at_sea * chance
+            after_free[sailed + 1] += at_sea * (1.0 - chance)
+        free, held = after_free, after_held
+    return Voyage(arrive, captures)
 
 
 @cache

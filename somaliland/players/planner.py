@@ -1,8 +1,9 @@
 """Planning a round: which route each contract takes and which ships carry it, for the most expected points.
 
-Each contract's worth with a given set of ships on a given route is `outlook`'s: route factor x value
-x the chance enough displacement arrives (R9), minus the expected ransoms (R13) times the strategy's
-ransom aversion, minus a small cost per ship sent (every ship at sea crowds the lanes: collisions, R18).
+Each contract's worth with a given set of ships on a given route is `outlook`'s, from the survey of
+the map in play: route factor x value x the chance enough displacement arrives (R9), minus the
+expected ransoms (R13) times the strategy's ransom aversion, minus a small cost per ship sent (every
+ship at sea crowds the lanes: collisions, R18).
 Contracts do not share ships (R10), so the best plan is an exact dynamic programme
 over (contract, ships already used): at most contracts x 2^ships states of routes x 2^ships choices.
 Past `MAX_SHIPS` ships afloat (a designer's bigger fleet) only the biggest `MAX_SHIPS` are considered.
@@ -10,19 +11,21 @@ Past `MAX_SHIPS` ships afloat (a designer's bigger fleet) only the biggest `MAX_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from somaliland.map.model import Map
-from somaliland.players.outlook import Outlook, fulfil_chance, moves_available, voyage
+from somaliland.players.outlook import Outlook, Traffic, Voyage, companions, fulfil_chance, seizure_chances, voyage
+from somaliland.players.survey import Survey
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.contracts import Card
-from somaliland.rules.pirates import targets_route
 from somaliland.rules.planning import Plan
 from somaliland.rules.state import GameState, Status
 
 
 MAX_SHIPS = 8  # ships the exact search considers: 2^8 states x 2^8 choices x routes per contract
+FORESIGHT = 4  # rounds of fictitious play that foresee the rivals' plans
+_FORESEEN: dict[tuple, dict[int, dict[str, float]]] = {}  # (survey, rules, valuation, table) -> every seat's ships
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,35 +52,93 @@ def vessels(state: GameState, seat: int) -> tuple[Vessel, ...]:
                  if s.status is not Status.SUNK)
 
 
-def rival_full_route_ships(state: GameState, seat: int, world: Map, outlook: Outlook) -> float:
-    """Return how many rival ships should sail the full-value route: as planned, or the prior if not yet."""
-    full = {r.name for r in world.routes if r.full_value}
-    total = 0.0
-    for other in range(state.players):
-        if other == seat:
-            continue
-        holdings = state.held[other] if other < len(state.held) else ()
+def seat_traffic(state: GameState, world: Map, outlook: Outlook) -> dict[int, dict[str, float]]:
+    """Return each seat's ships on each route: as planned, or the prior for a seat holding contracts yet to plan."""
+    names = [r.name for r in world.routes]
+    out: dict[int, dict[str, float]] = {}
+    for seat in range(state.players):
+        holdings = state.held[seat] if seat < len(state.held) else ()
         if holdings and all(h.route is not None for h in holdings):
-            total += sum(1 for s in state.fleet(other) if s.route in full and s.status is not Status.SUNK)
-        elif holdings or other >= len(state.held):
-            total += outlook.rival_full_route_ships
-    return total
+            ships = dict.fromkeys(names, 0.0)
+            for s in state.fleet(seat):
+                if s.route in ships and s.status is not Status.SUNK:
+                    ships[s.route] += 1
+            out[seat] = ships
+        elif holdings or seat >= len(state.held):  # holds contracts, or the draft is still on
+            out[seat] = dict.fromkeys(names, outlook.rival_ships_per_route)
+    return out
 
 
-def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], world: Map, config: RulesConfig,
-               valuation: Valuation, rivals: float) -> tuple[float, tuple[Plan, ...]]:
+def rival_traffic(state: GameState, seat: int, world: Map, outlook: Outlook) -> Traffic:
+    """Return the rival ships expected on each route: as planned, or the prior for a rival yet to plan."""
+    return others(seat_traffic(state, world, outlook), seat, world)
+
+
+def others(traffic: dict[int, dict[str, float]], seat: int, world: Map) -> Traffic:
+    """Return the ships on each route of every seat but this one."""
+    return tuple((r.name, sum(ships[r.name] for other, ships in traffic.items() if other != seat))
+                 for r in world.routes)
+
+
+def foreseen_traffic(state: GameState, seat: int, world: Map, survey: Survey, config: RulesConfig,
+                     valuation: Valuation) -> Traffic:
+    """Return the rival ships to expect on each route when every seat plans at once (R8).
+
+    Seats that have planned count as planned. The others are foreseen by fictitious play: each plans
+    as this valuation would on any route against the others' expected ships, starting from the prior,
+    and the expectation moves towards those plans by 1 / (k + 2) in round k (`FORESIGHT` rounds), so
+    that a route everybody would crowd is expected crowded. Every seat foresees the same table, so the
+    foresight is kept (per process) for the next seat that asks.
+    """
+    key = (id(survey), config, valuation, tuple(state.held),
+           tuple(vessels(state, s) for s in range(state.players)))
+    if key not in _FORESEEN:
+        if len(_FORESEEN) >= 64:
+            _FORESEEN.clear()
+        _FORESEEN[key] = _foresee(state, world, survey, config, valuation)
+    return others(_FORESEEN[key], seat, world)
+
+
+def _foresee(state: GameState, world: Map, survey: Survey, config: RulesConfig,
+             valuation: Valuation) -> dict[int, dict[str, float]]:
+    """Return every seat's expected ships on each route, by fictitious play (see `foreseen_traffic`)."""
+    traffic = seat_traffic(state, world, valuation.outlook)
+    valuation = replace(valuation, routes=tuple(r.name for r in world.routes))  # a rival may sail any route
+    open_seats = [s for s in traffic if s < len(state.held) and state.held[s]
+                  and not all(h.route is not None for h in state.held[s])]
+    for k in range(FORESIGHT):
+        planned = {s: _ships_per_route(state, s, world, survey, config, valuation, others(traffic, s, world))
+                   for s in open_seats}
+        for s, ships in planned.items():
+            traffic[s] = {r: old + (ships[r] - old) / (k + 2) for r, old in traffic[s].items()}
+    return traffic
+
+
+def _ships_per_route(state: GameState, seat: int, world: Map, survey: Survey, config: RulesConfig,
+                     valuation: Valuation, traffic: Traffic) -> dict[str, float]:
+    """Return how many ships a seat would send on each route, planning with this valuation."""
+    cards = tuple(h.card for h in state.held[seat])
+    plans = best_plans(cards, vessels(state, seat), survey, config, valuation, traffic)[1]
+    ships = dict.fromkeys((r.name for r in world.routes), 0.0)
+    for plan in plans:
+        ships[plan.route] += len(plan.ships)
+    return ships
+
+
+def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], survey: Survey, config: RulesConfig,
+               valuation: Valuation, traffic: Traffic) -> tuple[float, tuple[Plan, ...]]:
     """Return the best expected worth and the plans achieving it (ties: earlier routes, fewer ships first)."""
     if len(ships) > MAX_SHIPS:
         ships = tuple(sorted(ships, key=lambda v: -v.displacement)[:MAX_SHIPS])
-    moves = moves_available(config)
-    full = {r.name: r.full_value for r in world.routes}
     n = len(ships)
-    lengths = {(r, c.direction): world.leg_length(r, c.direction) for r in valuation.routes for c in cards}
-    safe_targeted = targets_route(False, config)  # R13: may pirates take ships on the safe route?
-
     chosen_by_mask = [[ships[k] for k in range(n) if mask >> k & 1] for mask in range(1 << n)]
     carried = [sum(v.displacement for v in chosen) for chosen in chosen_by_mask]
-    trip_for = lru_cache(maxsize=None)(voyage)  # many masks share a route and a convoy size
+
+    @lru_cache(maxsize=None)  # many masks share a leg and a convoy size
+    def trip(route: str, card: Card, convoy: int) -> tuple[Voyage, bool]:
+        leg = survey.leg(route, card.direction)
+        return (voyage(leg, seizure_chances(leg, survey, convoy, traffic, config),
+                       companions(leg, convoy, traffic)), leg.full_value)
 
     @lru_cache(maxsize=None)
     def worth(i: int, route: str, mask: int) -> float:
@@ -85,11 +146,11 @@ def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], world: Map, c
         if carried[mask] < card.value:
             return 0.0
         chosen = chosen_by_mask[mask]
-        trip = trip_for(lengths[route, card.direction], moves, full[route], rivals, len(chosen), valuation.outlook,
-                        safe_targeted=safe_targeted)
-        factor = 1.0 if full[route] else 0.5
-        gain = factor * card.value * fulfil_chance(tuple(v.displacement for v in chosen), card.value, trip.arrive)
-        ransom = valuation.ransom_aversion * trip.captures * sum(v.mean_pips for v in chosen)
+        prospects, full = trip(route, card, len(chosen))
+        factor = 1.0 if full else 0.5
+        gain = factor * card.value * fulfil_chance(tuple(v.displacement for v in chosen), card.value,
+                                                   prospects.arrive)
+        ransom = valuation.ransom_aversion * prospects.captures * sum(v.mean_pips for v in chosen)
         return gain - ransom - valuation.outlook.ship_cost * len(chosen)
 
     masks = sorted(range(1 << n), key=lambda m: (bin(m).count("1"), m))

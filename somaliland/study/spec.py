@@ -26,6 +26,7 @@ from physics.settings import CHOICE_FIELDS as PHYSICS_CHOICES
 from physics.settings import INTEGER_FIELDS as PHYSICS_INTS
 from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat
 from somaliland.players.hand import ThrowSkill
+from somaliland.players.strategies import REMOVED
 from somaliland.rules.config import RulesConfig, rules_from_dict
 from somaliland.rules.errors import RulesConfigError
 from somaliland.study.errors import StudyError
@@ -320,6 +321,10 @@ def _seats(source: str, here: str, doc: dict[str, Any], players: int, registry: 
         strategy = own.get("strategy", _cycled(common.get("strategy", "ev"), i))
         skill = own.get("skill", _cycled(common.get("skill", 0.75), i))
         params = {**common.get("params", {}), **own.get("params", {})}
+        for name in sorted(set(params) & set(REMOVED)):
+            source_table = f"{here}seat.{i}" if name in own.get("params", {}) else f"{here}seats"
+            raise StudyError(source, f"{source_table}.params.{name}", "a strategy parameter that exists",
+                             f"{name}, which was removed ({REMOVED[name]})")
         if not isinstance(strategy, str) or not strategy:
             raise StudyError(source, f"{where}.strategy", "a strategy name (or an array of them, one per seat)",
                              strategy)
