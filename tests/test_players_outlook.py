@@ -66,9 +66,10 @@ def test_seizure_chances_share_one_seizure_a_turn():  # R13, D15
     assert seizure_chances(full, survey, 2, traffic, config()) == pytest.approx((1 / 5, 1 / 3, 1.0))
     # R13 as written: the safe route is taken only when no full-value ship is at sea: each of the 3 is at
     # sea after turn 2 with chance 1/2, and none after turn 3
-    assert seizure_chances(safe, survey, 1, traffic, config()) == pytest.approx((0.0, 0.5 ** 3, 1.0))
-    # D15: pirates take only ships on the full-value route
-    assert seizure_chances(safe, survey, 1, traffic, config(pirate_targets="full_route")) == (0.0, 0.0, 0.0)
+    assert (seizure_chances(safe, survey, 1, traffic, config(pirate_targets="any_route"))
+            == pytest.approx((0.0, 0.5 ** 3, 1.0)))
+    # D15 (the default): pirates take only ships on the full-value route
+    assert seizure_chances(safe, survey, 1, traffic, config()) == (0.0, 0.0, 0.0)
     assert companions(full, 2, traffic) == 4.0  # arrived ships stay on the board as obstacles
 
 

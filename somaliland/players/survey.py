@@ -379,7 +379,7 @@ class _Sailor:
                 state, done = self._throw(state, sid, odds, rng, log, done)
             elif (ship := next_to_sail(state, self.world, config)) is not None:
                 if ship.skip > 0:
-                    state, _ = lose_turn(state, sid, config)
+                    state, _ = lose_turn(state, sid, self.world, config)
                 else:
                     state, done = self._throw(state, sid, odds, rng, log, done)
             arrived = state.ship(sid).status is Status.ARRIVED
@@ -416,7 +416,7 @@ class _Sailor:
                     logs[ship.direction].turns += 1  # type: ignore[index]
             while turn > 1 and (ship := next_to_sail(state, world, config)) is not None:
                 if ship.skip > 0:
-                    state, _ = lose_turn(state, ship.id, config)
+                    state, _ = lose_turn(state, ship.id, self.world, config)
                 else:
                     state, lost = self._company_throw(state, ship.id, odds, rng, logs)
                     for sid in lost:
