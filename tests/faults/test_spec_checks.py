@@ -37,7 +37,7 @@ def bowtie(folder):
      "found 'evv'"),
     ('[sweep]\n"seat.1.strategy" = ["ev", "bluff"]\n',
      "sweep cell 1 (seat.1.strategy='bluff'): seat.1.strategy: expected a strategy of the registry"),
-    ('[seats]\nparams = { depth = 2 }\n', "seats.params.depth: expected a strategy parameter (accident_rate, "),
+    ('[seats]\nparams = { depth = 2 }\n', "seats.params.depth: expected a strategy parameter (heading_sd_deg, "),
     ('[sweep]\n"seats.params.rolls" = [0, 100]\n',
      "sweep cell 1 (seats.params.rolls=100): seats.params.rolls: expected an integer in [0, 64], found 100"),
     ('[seat.1]\nparams = { tumble = "fast" }\n', "seat.1.params.tumble: expected a number in [0, 1], found 'fast'"),
