@@ -10,8 +10,9 @@ import pytest
 
 from somaliland.engine.events import (KINDS, Deal, EventError, Header, Planned, Stamped, Thrown, TurnBegun, decode,
                                       encode)
+from somaliland.engine.fold import replay_state
 from somaliland.engine.loop import GameResult, play_game
-from somaliland.engine.record import RecordWriter, dumps
+from somaliland.engine.record import RecordError, RecordWriter, dumps, read_record
 from somaliland.engine.setup import DEFAULT_MAP, GameSetup, seats_from
 from somaliland.map import load
 from somaliland.players.hand import ThrowSkill
@@ -95,3 +96,65 @@ def test_an_event_built_in_code_encodes_as_the_record_writes_it():
     assert line == {"kind": "seized", "round": 2, "turn": 4, "ship": "red-6a", "port": "Eyl", "distance": 0.125,
                     "ransom": 4, "with_partner_of": ""}
     assert decode(line).event == Seized("red-6a", "Eyl", 0.125, 4)
+
+
+# -- the fold (engine/fold.py) ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_fold_of_a_real_record_ends_in_the_engines_final_state(games, name):
+    path, result = games[name]
+    lines = read_record(path)
+    moments = list(replay_state(lines, load(GAMES[name][0]), str(path)))
+    assert [m.line for m in moments] == list(range(1, len(lines) + 1))
+    assert [encode(Stamped(m.round, m.turn, m.event)) for m in moments] == lines
+    assert moments[-1].state == result.state  # scores, fleets (the sunk included), deck: every field
+    table = {row["seat"]: row["points"] for row in lines[-1]["table"]}
+    assert [s.points for s in moments[-1].state.sheets] == [table[seat] for seat in range(4)]
+
+
+def test_each_throw_leaves_its_ship_where_the_record_says_it_came_to_rest(games):
+    path, _ = games["default"]
+    for m in replay_state(read_record(path), load(DEFAULT_MAP)):
+        if isinstance(m.event, Thrown):
+            ship = m.state.ship(m.event.ship)
+            rest = m.event.result.thrown
+            assert ship.pose is None or ship.pose.position == rest.position or m.event.ship in {
+                o.name for o in m.event.result.off_board}  # sunk (R18) or put back (R19)
+
+
+def _edited(path: Path, tmp_path: Path, edit) -> tuple[Path, int]:
+    lines = read_record(path)
+    number = edit(lines)
+    out = tmp_path / "edited.jsonl"
+    out.write_text("".join(dumps(line) + "\n" for line in lines))
+    return out, number
+
+
+def _first(lines: list[dict], kind: str) -> int:
+    return next(i for i, line in enumerate(lines) if line["kind"] == kind)
+
+
+def _ransom(lines):
+    k = _first(lines, "seized")
+    lines[k]["ransom"] += 1
+    return k + 1
+
+
+def _drop_launch(lines):
+    k = _first(lines, "launched")
+    del lines[k]
+    return k + 1  # the line after the throw now stands where the launch should
+
+
+def _wrong_seat(lines):
+    k = _first(lines, "draft_pick")
+    lines[k]["seat"] = (lines[k]["seat"] + 1) % 4
+    return k + 1
+
+
+@pytest.mark.parametrize("edit, words", [(_ransom, "the record says Seized"), (_drop_launch, "the rules make Launched"),
+                                         (_wrong_seat, "the rules refuse it")])
+def test_a_record_the_rules_do_not_make_is_refused_at_its_line(games, tmp_path, edit, words):
+    path, number = _edited(games["tiny"][0], tmp_path, edit)
+    with pytest.raises(RecordError, match=f"line {number}: .*{words}"):
+        list(replay_state(read_record(path), load(TINY), str(path)))

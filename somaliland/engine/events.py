@@ -25,7 +25,10 @@ from somaliland.engine.encode import roll_json, throw_json
 from somaliland.map.model import Direction
 from somaliland.rules.contracts import Card
 from somaliland.rules.events import Event as RulesEvent
+from somaliland.rules.fleet import COLOURS
 from somaliland.rules.planning import Plan
+from somaliland.rules.scoring import Standings
+from somaliland.rules.state import Sheet
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +156,18 @@ class Final:
     winners: tuple[int, ...]
     table: tuple[Placing, ...]
     kind: str = field(default="final", init=False)
+
+
+def scores(sheets: tuple[Sheet, ...]) -> RoundEnd:
+    """Return the round-end line of the score sheets the rules kept (R21)."""
+    return RoundEnd(tuple(Score(s.seat, s.full, s.half, s.ransom, s.fulfilled, s.points) for s in sheets))
+
+
+def final_table(final: Standings, sheets: tuple[Sheet, ...]) -> Final:
+    """Return the final line of the rules' standings, each row with its seat's sheet (R21, R22, D14)."""
+    return Final(final.winners, tuple(Placing(st.seat, COLOURS[st.seat], st.place, st.points, sheets[st.seat].full,
+                                              sheets[st.seat].half, st.fulfilled, st.ransom, st.reason)
+                                      for st in final.table))
 
 
 EngineEvent = Header | Deal | DraftPick | Planned | TurnBegun | Thrown | LaunchPass | RoundEnd | Final

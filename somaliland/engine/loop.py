@@ -24,8 +24,8 @@ from physics import Roller, SimSettings
 from somaliland import __version__
 from somaliland.engine.decisions import Answer, DraftRequest, LaunchRequest, PlanRequest, Request, ThrowRequest
 from somaliland.engine.encode import plain, rules_json
-from somaliland.engine.events import (Deal, DraftPick, Event, Final, Header, LaunchPass, Placing, Planned, RoundEnd,
-                                      Score, Stamped, Thrown, TurnBegun, encode)
+from somaliland.engine.events import (Deal, DraftPick, Event, Header, LaunchPass, Planned, Stamped, Thrown, TurnBegun,
+                                      encode, final_table, scores)
 from somaliland.engine.setup import GameSetup, Seat
 from somaliland.machine import fingerprint
 from somaliland.map.model import Map
@@ -110,14 +110,10 @@ class _Game:
             yield from self.turns()
             scored_state, scored = end_round(self.state, self.world, self.config)
             self.emit(*scored)  # still labelled with the round they end
-            self.emit(RoundEnd(tuple(Score(s.seat, s.full, s.half, s.ransom, s.fulfilled, s.points)
-                                     for s in scored_state.sheets)))
+            self.emit(scores(scored_state.sheets))
             self.state = scored_state
         final = standings(self.state.sheets, self.config, self.rng)
-        sheets = self.state.sheets
-        self.emit(Final(final.winners, tuple(
-            Placing(st.seat, COLOURS[st.seat], st.place, st.points, sheets[st.seat].full, sheets[st.seat].half,
-                    st.fulfilled, st.ransom, st.reason) for st in final.table)))
+        self.emit(final_table(final, self.state.sheets))
         return GameResult(self.events, self.state, final.winners, self.throws)
 
     def draft(self) -> GameSteps:
