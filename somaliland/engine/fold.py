@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from physics import PhysicsInputError
 from somaliland.engine.encode import rules_from_json
 from somaliland.engine.events import (Deal, DraftPick, Event, EventError, Final, Header, LaunchPass, Planned,
                                       RoundEnd, Stamped, Thrown, TurnBegun, decode, final_table, scores)
@@ -113,7 +114,7 @@ class _Fold:
         else:
             try:
                 self.cause(number, stamped)
-            except (IllegalActionError, RollMismatchError) as refused:
+            except (IllegalActionError, RollMismatchError, PhysicsInputError) as refused:  # e.g. a pose no die has
                 raise RecordError(self.path, number, f"{stamped.event.kind} line: the rules refuse it: {refused}") \
                     from None
         return Moment(number, stamped.round, stamped.turn, stamped.event, self.state)
