@@ -77,6 +77,12 @@ def test_a_record_without_paths_reencodes_without_them(games):
     assert all(not decode(t).event.with_paths for t in throws)
 
 
+def test_the_events_the_loop_told_are_the_ones_its_record_reads_back(games):
+    path, result = games["tiny-no-paths"]  # as a study plays: the study's tables read `told`, not the record
+    assert result.told == [decode(json.loads(t)) for t in path.read_text().splitlines()]
+    assert len(result.told) == len(result.events)
+
+
 @pytest.mark.parametrize("line, message", [
     ({"kind": "landed", "round": 1, "turn": 1}, "unknown kind 'landed'"),
     ({"kind": "turn", "turn": 1}, "\"round\" should be a whole number"),

@@ -17,7 +17,7 @@ policies; the PettingZoo environment (`somaliland.env`) lets an outside agent an
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from physics import Roller, SimSettings
@@ -46,12 +46,14 @@ GameSteps = Generator[Request, Answer, "GameResult"]
 
 @dataclass
 class GameResult:
-    """A finished game: its record (one dict per line), the final state and the final table."""
+    """A finished game: its record (one dict per line), the final state and the final table, and the record's
+    lines as the typed events the loop told (`told`: what the study's tables read, with no decoding)."""
 
     events: list[dict[str, Any]]
     state: GameState
     winners: tuple[int, ...]
     throws: int
+    told: list[Stamped]
 
 
 def default_factory(name: str, roller: Roller, params: dict[str, Any]) -> Policy:
@@ -70,6 +72,7 @@ class _Game:
         self.rng = make_rng(setup.seed)
         self.board = world.board()
         self.events: list[dict[str, Any]] = []
+        self.told: list[Stamped] = []
         self.sink = sink
         self.throws = 0
         self.state = new_game(self.config, self.rng)
@@ -77,7 +80,9 @@ class _Game:
     # -- record ------------------------------------------------------------------------------------
     def emit(self, *events: Event) -> None:
         for event in events:  # each as a record line (engine/events.py), stamped with the round and turn
-            line = encode(Stamped(self.state.round, self.state.turn, event))
+            stamped = Stamped(self.state.round, self.state.turn, event)
+            line = encode(stamped)
+            self.told.append(stamped)
             self.events.append(line)
             if self.sink is not None:
                 self.sink(line)
@@ -114,7 +119,7 @@ class _Game:
             self.state = scored_state
         final = standings(self.state.sheets, self.config, self.rng)
         self.emit(final_table(final, self.state.sheets))
-        return GameResult(self.events, self.state, final.winners, self.throws)
+        return GameResult(self.events, self.state, final.winners, self.throws, self.told)
 
     def draft(self) -> GameSteps:
         draft = start_draft(self.state, self.config, self.rng)
@@ -171,7 +176,8 @@ class _Game:
         actual = execute(intended, self.setup.seats[seat].skill, self.rng)
         roll = self.roller.roll(throw_scene(self.state, ship_id, self.world, self.config), actual)
         self.throws += 1
-        self.emit(Thrown(seat, ship_id, intended, actual, roll, self.setup.record_paths))
+        paths = self.setup.record_paths  # without paths, the told roll is the one the record reads back: none
+        self.emit(Thrown(seat, ship_id, intended, actual, roll if paths else replace(roll, paths=()), paths))
         self.state, happened = apply_roll(self.state, ship_id, roll, self.world, self.config)
         self.emit(*happened)
 
