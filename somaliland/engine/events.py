@@ -22,6 +22,7 @@ from typing import Any, Union
 
 from physics import DiePath, RollResult, Throw
 from somaliland.engine.encode import roll_json, throw_json
+from somaliland.engine.record import RecordError
 from somaliland.map.model import Direction
 from somaliland.rules.contracts import Card
 from somaliland.rules.events import Event as RulesEvent
@@ -174,6 +175,7 @@ EngineEvent = Header | Deal | DraftPick | Planned | TurnBegun | Thrown | LaunchP
 Event = EngineEvent | RulesEvent
 KINDS: dict[str, type] = {cls.__dataclass_fields__["kind"].default: cls  # type: ignore[union-attr]
                           for cls in typing.get_args(Event)}
+NAMES: dict[type, str] = {cls: kind for kind, cls in KINDS.items()}  # each type's name in the record, for messages
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +241,18 @@ def decode(line: dict[str, Any]) -> Stamped:
     else:
         event = _build(cls, line, "")
     return Stamped(stamp[0], stamp[1], event)
+
+
+def decode_at(line: dict[str, Any], number: int, path: str) -> Stamped:
+    """Return the event a record's line `number` tells.
+
+    Raises:
+        RecordError: the line is no event of the vocabulary (names the file, the line, its kind and the field).
+    """
+    try:
+        return decode(line)
+    except EventError as error:
+        raise RecordError(path, number, f"{line.get('kind')} line: {error}") from None
 
 
 def _int(value: Any, where: str) -> int:

@@ -26,8 +26,8 @@ from typing import Any
 
 from physics import PhysicsInputError
 from somaliland.engine.encode import rules_from_json
-from somaliland.engine.events import (Deal, DraftPick, Event, EventError, Final, Header, LaunchPass, Planned,
-                                      RoundEnd, Stamped, Thrown, TurnBegun, decode, final_table, scores)
+from somaliland.engine.events import (Deal, DraftPick, Event, Final, Header, LaunchPass, Planned, RoundEnd, Stamped,
+                                      Thrown, TurnBegun, decode_at, final_table, scores)
 from somaliland.engine.record import RecordError
 from somaliland.map.model import Map
 from somaliland.rules import (apply_plans, apply_roll, begin_turn, drafter, end_round, lose_turn, pick, seize,
@@ -87,7 +87,7 @@ class _Fold:
 
     def __init__(self, lines: list[dict[str, Any]], world: Map, path: str) -> None:
         self.world, self.path = world, path
-        self.header = self.decode(1, lines[0]).event
+        self.header = decode_at(lines[0], 1, path).event
         if not isinstance(self.header, Header):
             raise RecordError(path, 1, "the first line should be the game's header")
         try:
@@ -99,16 +99,10 @@ class _Fold:
         self.owed: deque[Stamped] = deque()  # lines the last rules call told, still to be matched
         self.scored = False  # this round's end_round has been applied
 
-    def decode(self, number: int, line: dict[str, Any]) -> Stamped:
-        try:
-            return decode(line)
-        except EventError as error:
-            raise RecordError(self.path, number, f"{line.get('kind')} line: {error}") from None
-
     def feed(self, number: int, line: dict[str, Any]) -> Moment:
         if number == 1:
             return Moment(1, line["round"], line["turn"], self.header, self.state)
-        stamped = self.decode(number, line)
+        stamped = decode_at(line, number, self.path)
         if self.owed:
             self.expect(number, stamped)
         else:

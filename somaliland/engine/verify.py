@@ -10,6 +10,7 @@ from typing import Any
 from physics import SimSettings, make_roller
 from somaliland import __version__
 from somaliland.engine.encode import BEFORE_OPTIONS, rules_from_json
+from somaliland.engine.events import decode_at
 from somaliland.engine.loop import PolicyFactory, default_factory, play_game
 from somaliland.engine.mapref import find_map
 from somaliland.engine.record import RecordError, dumps, read_record
@@ -89,6 +90,7 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
 
     name = str(path)
     events = read_record(path)
+    told = [decode_at(line, number, name) for number, line in enumerate(events, start=1)]
     head = events[0]
     setup, settings = setup_from_header(head, name)
     warnings = []
@@ -119,7 +121,7 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
 
     with make_roller(settings) as roller:
         try:
-            play_game(setup, world, roller, answering_agents(events, name, factory), sink=compare)
+            play_game(setup, world, roller, answering_agents(told, name, factory), sink=compare)
         except IllegalActionError as refused:  # a recorded decision (an agent's, or edited) the rules refuse
             kind = events[count]["kind"] if count < len(events) else "end"
             return parted(f"line {count + 1} ({kind}): the re-run refuses the recorded decision: {refused}")
