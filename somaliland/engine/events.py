@@ -22,7 +22,6 @@ from typing import Any, Union
 
 from physics import DiePath, RollResult, Throw
 from somaliland.engine.encode import roll_json, throw_json
-from somaliland.engine.record import RecordError
 from somaliland.map.model import Direction
 from somaliland.rules.contracts import Card
 from somaliland.rules.events import Event as RulesEvent
@@ -241,18 +240,6 @@ def decode(line: dict[str, Any]) -> Stamped:
     else:
         event = _build(cls, line, "")
     return Stamped(stamp[0], stamp[1], event)
-
-
-def decode_at(line: dict[str, Any], number: int, path: str) -> Stamped:
-    """Return the event a record's line `number` tells.
-
-    Raises:
-        RecordError: the line is no event of the vocabulary (names the file, the line, its kind and the field).
-    """
-    try:
-        return decode(line)
-    except EventError as error:
-        raise RecordError(path, number, f"{line.get('kind')} line: {error}") from None
 
 
 def _int(value: Any, where: str) -> int:

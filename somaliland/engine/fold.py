@@ -27,8 +27,8 @@ from typing import Any
 from physics import PhysicsInputError
 from somaliland.engine.encode import rules_from_json
 from somaliland.engine.events import (Deal, DraftPick, Event, Final, Header, LaunchPass, Planned, RoundEnd, Stamped,
-                                      Thrown, TurnBegun, decode_at, final_table, scores)
-from somaliland.engine.record import RecordError
+                                      Thrown, TurnBegun, final_table, scores)
+from somaliland.engine.record import RecordError, decode_at
 from somaliland.map.model import Map
 from somaliland.rules import (apply_plans, apply_roll, begin_turn, drafter, end_round, lose_turn, pick, seize,
                               standings, take_contracts)

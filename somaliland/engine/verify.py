@@ -17,10 +17,10 @@ from typing import Any
 from physics import SimSettings, make_roller
 from somaliland import __version__
 from somaliland.engine.encode import BEFORE_OPTIONS, rules_from_json
-from somaliland.engine.events import Header, Stamped, decode, decode_at, encode
+from somaliland.engine.events import Header, Stamped, decode, encode
 from somaliland.engine.loop import PolicyFactory, default_factory, play_game
 from somaliland.engine.mapref import find_map
-from somaliland.engine.record import RecordError, dumps, read_record
+from somaliland.engine.record import RecordError, decode_at, dumps, read_record
 from somaliland.engine.recorded import answering_agents
 from somaliland.engine.setup import GameSetup, Seat
 from somaliland.machine import parting_note
@@ -99,8 +99,7 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
     lines = read_record(path)
     told = [decode_at(line, number, name) for number, line in enumerate(lines, start=1)]
     head = told[0].event
-    if not isinstance(head, Header):  # read_record has checked the kind; this is for the type checker
-        raise RecordError(name, 1, "the first line should be the game's header")
+    assert isinstance(head, Header)  # read_record has decoded the first line as the header
     setup, settings = setup_from_header(head, name)
     warnings = []
     if head.version != __version__:

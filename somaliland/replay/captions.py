@@ -44,4 +44,5 @@ def happened(story: Story, step: Step, done: bool) -> list[str]:
 
 
 def _told(story: Story, moments) -> list[tuple[str, str]]:
+    # each sentence with its event's record name: a label for the panel's and the HTML page's colours (TONES)
     return [(m.event.kind, text) for m in moments if (text := sentence(m, story.names))]

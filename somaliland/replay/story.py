@@ -129,12 +129,13 @@ class Story:
         return chosen
 
 
-def load_story(path: str | Path, world: Map | None = None) -> Story:
+def load_story(path: str | Path, world: Map | None = None, whole: bool = True) -> Story:
     """Read a game record and return its story.
 
     Args:
         path: the record (JSON Lines, RECORD.md).
         world: the map to replay on; by default the file the header names, loaded from disk.
+        whole: the record must end with the final table (False: a game still being played, its story so far).
 
     Raises:
         RecordError: the record cannot be read, is truncated, or a line lacks or garbles what the replay
@@ -142,7 +143,7 @@ def load_story(path: str | Path, world: Map | None = None) -> Story:
         MapError: the header's map file cannot be loaded.
     """
     name = str(path)
-    lines = read_record(path)
+    lines = read_record(path, whole)
     numbers = _line_numbers(Path(path))
     head = lines[0]
     warnings = []
@@ -172,6 +173,7 @@ def load_story(path: str | Path, world: Map | None = None) -> Story:
     builder = _Builder(name, warnings)
     for moment in replay_state(lines, world, name):
         builder.feed(moment, numbers[moment.line - 1])
+    builder.close()  # a game still being played ends in the middle of a step
     bare = sum(1 for step in builder.steps if step.kind == "throw" and not step.tracks)
     if bare:
         warnings.append(f"{bare} throw{'s' * (bare != 1)} without recorded paths (played with --no-paths): "
