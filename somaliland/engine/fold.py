@@ -4,9 +4,9 @@ Who tells a game, and who reads it. The rules functions (`apply_roll`, `lose_tur
 return what happened as typed events; the game loop (`engine/loop.py`) adds its own lines (header, deal,
 picks, plans, turn marker, throws, launch passes, round ends, final table) and writes every one through the
 one codec (`engine/events.py`). Reading a record, `replay_state` is the only place that rebuilds the game:
-the views (the account, the replays' captions and story, the top-down view, the study's tables) read its
-(event, state) stream and keep no board or ship bookkeeping of their own; `verify` re-plays the game with
-physics and compares lines.
+the views that show the board (the replays' captions and story, the top-down view) read its (event, state)
+stream and keep no board or ship bookkeeping of their own; the account and the study's tables need no state
+and read the typed events alone; `verify` re-plays the game with physics and compares typed events.
 
 The fold takes what chance and the players decided from the record and nothing else: the first player
 (header), the cards dealt (`deal`), the picks, the plans, each throw's physics outcome (`throw.result`), and
