@@ -82,6 +82,30 @@ def test_verify_names_the_first_line_that_differs(recorded, tmp_path):
     assert f"line {k + 1} (throw) differs at result.thrown.face_value" in verdict.message
 
 
+def _edit(recorded, tmp_path, kind, edit):
+    lines = recorded[0].read_text().splitlines()
+    k = next(i for i, line in enumerate(lines) if json.loads(line)["kind"] == kind)
+    event = json.loads(lines[k])
+    edit(event)
+    lines[k] = json.dumps(event)
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join(lines) + "\n")
+    return edited, k + 1
+
+
+def test_verify_names_the_field_of_a_rules_event_that_differs(recorded, tmp_path):
+    edited, line = _edit(recorded, tmp_path, "launched", lambda e: e.update(direction="sideways"))
+    verdict = verify_record(edited, scripted_factory)
+    assert not verdict.ok
+    assert f"line {line} (launched) differs at direction: recorded 'sideways', re-simulated " in verdict.message
+
+
+def test_verify_refuses_a_line_that_is_no_event_naming_the_line_and_field(recorded, tmp_path):
+    edited, line = _edit(recorded, tmp_path, "throw", lambda e: e.update(seat="red"))
+    with pytest.raises(RecordError, match=f"line {line}: throw line: \"seat\" should be a whole number, found 'red'"):
+        verify_record(edited, scripted_factory)
+
+
 def test_a_record_older_than_the_D16_D17_R19_options_verifies_as_the_code_before_them_played(recorded, tmp_path):
     old = setup(seed=11)
     old = GameSetup(seed=11, seats=old.seats, rules=RulesConfig(players=2, rounds=2, **BEFORE_OPTIONS))

@@ -154,9 +154,10 @@ def test_top_down_marks_a_seizure_where_taken_with_its_port_and_draws_no_haul_ac
     import matplotlib.figure
 
     from somaliland.replay.topdown import RELEASED, SEIZED, draw_round
+    from somaliland.rules.events import Seized
 
     story = load_story(record)
-    raids = [(step, e) for step in story.steps for e in step.events if e["kind"] == "seized"]
+    raids = [(step, m.event) for step in story.steps for m in step.events if isinstance(m.event, Seized)]
     assert raids, "the fixture game should have a seizure"
     round_ = raids[0][0].round
     drawn = {}
@@ -170,14 +171,14 @@ def test_top_down_marks_a_seizure_where_taken_with_its_port_and_draws_no_haul_ac
     for step, event in raids:
         if step.round != round_:
             continue
-        assert f"to {event['port']}" in texts
-        taken = np.array(step.before[event["ship"]][:2]) * 100
+        assert f"to {event.port}" in texts
+        taken = np.array(step.before[event.ship][:2]) * 100
         for line in ax.lines:  # no straight line from where the ship was taken to where it was set down
             xy = line.get_xydata()
             if len(xy) == 2:
                 ends = sorted(np.linalg.norm(xy - taken, axis=1))
                 assert not (ends[0] < 0.01 and np.linalg.norm(xy[np.argmax(np.linalg.norm(xy - taken, axis=1))]
-                                                              - ports[event["port"]]) < 3.0)
+                                                              - ports[event.port]) < 3.0)
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -11,6 +11,7 @@ import pytest
 from replay_fixtures import lines, record_game, write_lines
 
 from somaliland.cli.main import main
+from somaliland.engine.events import decode
 from somaliland.engine.phrases import Names, sentence
 from somaliland.replay.html import game_data
 from somaliland.replay.story import load_story
@@ -64,7 +65,7 @@ def test_paths_and_boards_come_back_to_a_tenth_of_a_millimetre(record, page):
 def test_the_captions_are_the_accounts_sentences(record, page):
     events = lines(record)
     names = Names.from_header(events[0])
-    told = {sentence(e, names) for e in events[1:]} - {None}
+    told = {sentence(decode(e), names) for e in events[1:]} - {None}
     data = embedded(page)
     shown = {text for step in data["steps"] for _, text in step["pre"] + step["post"]}
     assert shown <= told and len(shown) > 10

@@ -17,8 +17,10 @@ from rules_fixtures import config, game, place, rest, roll, world
 from somaliland.rules import (Plan, RulesConfig, Status, after_launch, apply_plans, apply_roll, begin_turn,
                               check_throw, drafter, end_round, game_over, launch_pose, launchable, launcher,
                               lose_turn, new_game, next_to_sail, open_launch, pick, placed_dice, seize,
-                              standings, start_draft, take_contracts, throwable, to_json)
+                              standings, start_draft, take_contracts, throwable)
+from somaliland.engine.events import DraftPick, Stamped, encode
 from somaliland.rules.contracts import legal_picks
+from somaliland.rules.events import Fulfilled, Seized
 from somaliland.seeding import make_rng
 
 STRIDE = 0.25
@@ -40,14 +42,14 @@ def play(seed: int, cfg: RulesConfig) -> tuple[list[dict], object]:
     rng = make_rng(seed)
     hand = make_rng(seed + 1)  # the stand-in "hand and physics"
     the_map = world()
-    log: list[dict] = []
+    log: list = []  # the draft's picks and the rules' events, in order
     state = new_game(cfg, rng)
     while not game_over(state, cfg):
         draft = start_draft(state, cfg, rng)
         while (seat := drafter(draft)) is not None:
             options = legal_picks(draft, seat)
             card = min(options) if hand.random() < 0.8 else None
-            log.append({"kind": "pick", "seat": seat, "card": str(card) if card else None})
+            log.append(DraftPick(seat, card))
             draft = pick(draft, seat, card, cfg)
         for seat in range(cfg.players):
             assert sum(c.value for c in draft.held[seat]) <= draft.caps[seat]  # R6
@@ -71,7 +73,7 @@ def play(seed: int, cfg: RulesConfig) -> tuple[list[dict], object]:
                 else:
                     r = scripted_roll(state, ship.id, hand, cfg)
                     state, events = apply_roll(state, ship.id, r, the_map, cfg)
-                log.extend(to_json(e) for e in events)
+                log.extend(events)
             phase = open_launch(state)
             while (seat := launcher(phase, state)) is not None:
                 launch = hand.random() < 0.9
@@ -81,17 +83,17 @@ def play(seed: int, cfg: RulesConfig) -> tuple[list[dict], object]:
                     heading = the_map.route(ship.route).leg(ship.direction).heading
                     check_throw(state, ship.id, start, heading, the_map, cfg)
                     state, events = apply_roll(state, ship.id, scripted_roll(state, ship.id, hand, cfg), the_map, cfg)
-                    log.extend(to_json(e) for e in events)
+                    log.extend(events)
                 phase = after_launch(phase, seat, launch, cfg)
             assert all(s.moves <= cfg.max_moves for s in state.ships)  # R15
             before = {s.id: s for s in state.ships}
             state, events = seize(state, the_map, cfg)
             for e in events:  # R13: each ransom equals the captured die's top face
                 assert e.ransom == before[e.ship].top_value()
-            log.extend(to_json(e) for e in events)
+            log.extend(events)
             assert {d.name for d in placed_dice(state, cfg)} == {s.id for s in state.ships if s.pose}
         state, events = end_round(state, the_map, cfg)
-        log.extend(to_json(e) for e in events)
+        log.extend(events)
     final = standings(state.sheets, cfg, rng)
     return log, (state, final)
 
@@ -104,13 +106,13 @@ def test_R4_R21_whole_games_end_and_scores_recompute_from_the_events(players: in
         log, (state, final) = play(seed, cfg)
         assert game_over(state, cfg) and state.round == cfg.rounds + 1
         for seat in range(players):
-            points = sum(e["points"] for e in log if e["kind"] == "fulfilled" and e["seat"] == seat)
-            ransom = sum(e["ransom"] for e in log if e["kind"] == "seized" and e["ship"].startswith(
+            points = sum(e.points for e in log if isinstance(e, Fulfilled) and e.seat == seat)
+            ransom = sum(e.ransom for e in log if isinstance(e, Seized) and e.ship.startswith(
                 state.sheets[seat].colour + "-"))
             assert state.sheets[seat].points == points - ransom
         assert set(final.winners) <= set(range(players))
-        kinds |= {e["kind"] for e in log}
-        json.dumps(log)
+        kinds |= {e.kind for e in log}
+        json.dumps([encode(Stamped(state.round, state.turn, e)) for e in log])
     assert {"arrived", "fulfilled", "failed", "seized", "turn_skipped"} <= kinds  # the checks above had work to do
 
 

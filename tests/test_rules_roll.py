@@ -14,8 +14,10 @@ from physics.dice import resting_orientation
 from shapely import Point, box
 
 from rules_fixtures import N, config, game, place, rest, roll, world
-from somaliland.rules import Card, RollMismatchError, Status, apply_roll, lose_turn, to_json
+from somaliland.engine.events import Stamped, decode, encode
+from somaliland.rules import Card, RollMismatchError, Status, apply_roll, lose_turn
 from somaliland.rules.accidents import bottom_face_centre, is_aground
+from somaliland.rules.events import Arrived
 
 SOMALIA_N = dict(card=Card(30, N), route="somalia", sailed_turn=1)
 
@@ -39,7 +41,7 @@ def test_R9_a_ship_resting_in_its_destination_zone_has_arrived() -> None:
     state = at_sea(("red-6a", 0.62, 0.6))
     state, events = apply_roll(state, "red-6a", roll(rest("red-6a", 0.60, 0.80)), world(), config())
     assert state.ship("red-6a").status is Status.ARRIVED
-    assert to_json(events[0]) == {"kind": "arrived", "ship": "red-6a", "route": "somalia", "direction": "north"}
+    assert events[0] == Arrived("red-6a", "somalia", "north")
 
 
 def test_R9_the_other_legs_destination_is_not_arrival() -> None:
@@ -277,4 +279,4 @@ def test_R12_R19_any_roll_leaves_a_consistent_state(case) -> None:
             assert ship.status is not Status.ARRIVED  # R19: being put back is not a move
     assert after.ship(thrown).moves == 1
     assert (after.ship(thrown).status is Status.SUNK) == bool(r.tipovers)  # R18
-    assert all(isinstance(to_json(e), dict) for e in events)
+    assert all(decode(encode(Stamped(1, 2, e))).event == e for e in events)  # the record tells them as they are

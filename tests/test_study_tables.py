@@ -1,11 +1,17 @@
-"""Result rows from a hand-built game record (engine/RECORD.md): exact values for each table."""
+"""Result rows from a hand-built game's typed events (engine/events.py): exact values for each table."""
 
 import json
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
 
+from physics import DieRest, RollResult, Throw
+from somaliland.engine.events import Deal, DraftPick, Final, Header, Placing, Planned, RoundEnd, Score, Stamped, Thrown
 from somaliland.map.model import Direction
+from somaliland.rules.contracts import Card
+from somaliland.rules.events import Collision, Failed, Fulfilled, Grounded, Launched, Seized
+from somaliland.rules.planning import Plan
 from somaliland.study.tables import game_tables
 
 
@@ -24,41 +30,43 @@ WORLD = SimpleNamespace(route={"somalia": Route(True), "africa": Route(False)}._
 FLEET = [{"name": "6a", "faces": [1] * 6}, {"name": "24", "faces": [4] * 6}]
 ROUTES = [{"name": "somalia", "label": "Gulf of Aden", "full_value": True},
           {"name": "africa", "label": "round Africa", "full_value": False}]
+N30, S40 = Card(30, Direction.NORTH), Card(40, Direction.SOUTH)
 
 
 def rest(name, x, y):
-    return {"name": name, "position": [x, y, 0.008]}
+    return DieRest(name, (x, y, 0.008), (0.0, 0.0, 0.0, 1.0), 4, 4, 0.0, False)
+
+
+def throw(seat, thrown, *moved):
+    aim = Throw(thrown.name, (0.0, 0.0))
+    return Thrown(seat, thrown.name, aim, aim, RollResult(thrown, (thrown, *moved), (), (), (), (), 1.0, 240, False),
+                  with_paths=False)
+
+
+def sheets(*points):
+    return RoundEnd(tuple(Score(seat, 0, 0, 0, 0, p) for seat, p in enumerate(points)))
+
+
+def at(round_, turn, *events):
+    return [Stamped(round_, turn, e) for e in events]
 
 
 def record():
     """Two rounds, two players; red fulfils 30N through Aden in round 1, green's 40S round Africa fails."""
+    header = Header(schema=1, version="test", seed=0, map={"routes": ROUTES}, rules={"fleet": FLEET}, physics={},
+                    seats=({"seat": 0, "colour": "red", "strategy": "bold"},
+                           {"seat": 1, "colour": "green", "strategy": "cautious"}), first_player=1)
     return [
-        {"kind": "game", "round": 1, "turn": 0, "first_player": 1, "rules": {"fleet": FLEET}, "map": {"routes": ROUTES},
-         "seats": [{"seat": 0, "colour": "red", "strategy": "bold"}, {"seat": 1, "colour": "green", "strategy": "cautious"}]},
-        {"kind": "deal", "round": 1, "turn": 0, "first_player": 1},
-        {"kind": "draft_pick", "round": 1, "turn": 0, "seat": 1, "card": "40S"},
-        {"kind": "draft_pick", "round": 1, "turn": 0, "seat": 0, "card": "30N"},
-        {"kind": "draft_pick", "round": 1, "turn": 0, "seat": 1, "card": None},
-        {"kind": "plan", "round": 1, "turn": 0, "seat": 0, "plans": [{"card": "30N", "route": "somalia", "ships": ["red-6a", "red-24"]}]},
-        {"kind": "plan", "round": 1, "turn": 0, "seat": 1, "plans": [{"card": "40S", "route": "africa", "ships": ["green-24"]}]},
-        {"kind": "throw", "round": 1, "turn": 1, "seat": 0, "result": {"thrown": rest("red-24", 0.0, 0.25), "moved": []}},
-        {"kind": "launched", "round": 1, "turn": 1, "ship": "red-24", "route": "somalia", "direction": "north"},
-        {"kind": "throw", "round": 1, "turn": 1, "seat": 1,
-         "result": {"thrown": rest("green-24", 0.5, 0.9), "moved": [rest("red-24", 0.0, 0.4)]}},
-        {"kind": "launched", "round": 1, "turn": 1, "ship": "green-24", "route": "africa", "direction": "south"},
-        {"kind": "collision", "round": 1, "turn": 1, "causer": "green-24", "a": "red-24", "b": "green-24"},
-        {"kind": "grounded", "round": 1, "turn": 1, "ship": "green-24", "at": [0.5, 0.9]},
-        {"kind": "seized", "round": 1, "turn": 1, "ship": "red-24", "port": "Bosaso", "distance": 0.1, "ransom": 4,
-         "with_partner_of": ""},
-        {"kind": "fulfilled", "round": 2, "turn": 0, "seat": 0, "card": "30N", "route": "somalia",
-         "ships": ["red-6a", "red-24"], "full_value": True, "points": 30},
-        {"kind": "failed", "round": 2, "turn": 0, "seat": 1, "card": "40S"},
-        {"kind": "round_end", "round": 2, "turn": 0, "sheets": [{"seat": 0, "points": 26.0}, {"seat": 1, "points": 0.0}]},
-        {"kind": "deal", "round": 2, "turn": 0, "first_player": 0},
-        {"kind": "round_end", "round": 3, "turn": 0, "sheets": [{"seat": 0, "points": 26.0}, {"seat": 1, "points": 30.0}]},
-        {"kind": "final", "round": 3, "turn": 0, "winners": [1], "table": [
-            {"seat": 1, "place": 1, "points": 30.0, "full": 0, "half": 60, "fulfilled": 1, "ransom": 0},
-            {"seat": 0, "place": 2, "points": 26.0, "full": 30, "half": 0, "fulfilled": 1, "ransom": 4}]},
+        *at(1, 0, header, Deal(1, ()), DraftPick(1, S40), DraftPick(0, N30), DraftPick(1, None),
+            Planned(0, (Plan(N30, "somalia", ("red-6a", "red-24")),)), Planned(1, (Plan(S40, "africa", ("green-24",)),))),
+        *at(1, 1, throw(0, rest("red-24", 0.0, 0.25)), Launched("red-24", "somalia", "north"),
+            throw(1, rest("green-24", 0.5, 0.9), rest("red-24", 0.0, 0.4)), Launched("green-24", "africa", "south"),
+            Collision("green-24", "red-24", "green-24"), Grounded("green-24", (0.5, 0.9)),
+            Seized("red-24", "Bosaso", 0.1, 4)),
+        *at(2, 0, Fulfilled(0, "30N", "somalia", ("red-6a", "red-24"), True, 30), Failed(1, "40S"), sheets(26.0, 0.0),
+            Deal(0, ())),
+        *at(3, 0, sheets(26.0, 30.0),
+            Final((1,), (Placing(1, "green", 1, 30.0, 0, 60, 1, 0, ""), Placing(0, "red", 2, 26.0, 30, 0, 1, 4, "")))),
     ]
 
 
@@ -74,11 +82,8 @@ def test_player_rows():
 
 def relabelled():
     """The same record with scoring lines labelled with the round they end (the engine's labelling since d32713a)."""
-    events = record()
-    for e in events:
-        if e["kind"] in ("fulfilled", "failed", "round_end"):
-            e["round"] -= 1
-    return events
+    return [replace(s, round=s.round - 1) if isinstance(s.event, (Fulfilled, Failed, RoundEnd)) else s
+            for s in record()]
 
 
 @pytest.mark.parametrize("events", [record(), relabelled()], ids=["next-round-labels", "own-round-labels"])

@@ -8,6 +8,9 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
+from physics import DieRest, RollResult, Throw
+from somaliland.engine.events import Deal, Final, RoundEnd, Thrown, TurnBegun
+from somaliland.rules.events import Arrived, Fulfilled, Launched, Seized
 from somaliland.study.stats import ratio_ci
 from somaliland.study.tables import _pirate_turns
 from somaliland.tune.measures import Games, estimate
@@ -70,10 +73,13 @@ def test_the_crossover_is_where_the_fitted_net_points_of_the_two_routes_meet():
 
 def test_raid_turns_count_full_value_ships_at_sea_and_seizures():
     world = SimpleNamespace(route=lambda name: SimpleNamespace(full_value=name == "somalia"))
-    events = [{"kind": "deal"}, {"kind": "turn"}, {"kind": "launched", "ship": "a", "route": "somalia"},
-              {"kind": "launched", "ship": "b", "route": "africa"}, {"kind": "seized", "ship": "a"},
-              {"kind": "turn"},  # a is held: no full-value ship at sea
-              {"kind": "turn"}, {"kind": "throw", "ship": "a"},  # thrown again: at sea, not seized
-              {"kind": "turn"}, {"kind": "arrived", "ship": "a"},
-              {"kind": "fulfilled"}, {"kind": "round_end"}, {"kind": "final"}]
+    aim = Throw("a", (0.0, 0.0))
+    rest = DieRest("a", (0.0, 0.5, 0.008), (0.0, 0.0, 0.0, 1.0), 4, 1, 0.0, False)
+    thrown = Thrown(0, "a", aim, aim, RollResult(rest, (rest,), (), (), (), (), 1.0, 240, False), with_paths=False)
+    events = [Deal(0, ()), TurnBegun(), Launched("a", "somalia", "north"), Launched("b", "africa", "north"),
+              Seized("a", "Eyl", 0.1, 1),
+              TurnBegun(),  # a is held: no full-value ship at sea
+              TurnBegun(), thrown,  # thrown again: at sea, not seized
+              TurnBegun(), Arrived("a", "somalia", "north"),
+              Fulfilled(0, "40N", "somalia", ("a",), True, 40), RoundEnd(()), Final((0,), ())]
     assert _pirate_turns(events, world) == {"turns": 4, "turns_full_at_sea": 2, "turns_full_at_sea_seized": 1}

@@ -22,14 +22,16 @@ from collections import Counter
 
 import somaliland.engine.loop as loop
 from physics import make_roller
+from somaliland.engine.events import NAMES, Planned, Thrown
 from somaliland.engine.setup import DEFAULT_MAP, GameSetup, seats_from
 from somaliland.map import load
 from somaliland.players.hand import ThrowSkill
 from somaliland.rules import RulesConfig
 from somaliland.rules.accidents import footprint
+from somaliland.rules.events import Arrived, Fulfilled, Replaced, Seized
 from somaliland.rules.state import Status
 
-COUNTED = ("throw", "seized", "arrived", "replaced", "fulfilled")
+COUNTED = (Thrown, Seized, Arrived, Replaced, Fulfilled)  # counted under their record names
 
 
 def main() -> None:
@@ -42,7 +44,7 @@ def main() -> None:
     rules = RulesConfig(players=4, **dict(option.split("=", 1) for option in args.options))
     world = load(DEFAULT_MAP)
     size = rules.die_size
-    counts: Counter[str] = Counter(dict.fromkeys(COUNTED + ("seized_half_route", "arrived_put_back_that_throw",
+    counts: Counter[str] = Counter(dict.fromkeys(tuple(NAMES[t] for t in COUNTED) + ("seized_half_route", "arrived_put_back_that_throw",
                                                              "releases", "releases_within_2_edges", "releases_on_land"), 0))
     room: list[float] = []
     lose_turn = loop.lose_turn
@@ -66,23 +68,24 @@ def main() -> None:
             result = loop.play_game(GameSetup(seed=seed, seats=seats, rules=rules, record_paths=False), world, roller)
             route: dict[str, str] = {}
             put_back: set[str] = set()
-            for e in result.events:
-                kind = e["kind"]
-                if kind in COUNTED:
-                    counts[kind] += 1
-                if kind == "plan":
-                    for plan in e["plans"]:
-                        counts["contracts"] += 1
-                        counts["contracts_full_route"] += world.route(plan["route"]).full_value
-                        route.update({ship: plan["route"] for ship in plan["ships"]})
-                elif kind == "throw":
-                    put_back.clear()
-                elif kind == "replaced":
-                    put_back.add(e["ship"])
-                elif kind == "seized":
-                    counts["seized_half_route"] += not world.route(route[e["ship"]]).full_value
-                elif kind == "arrived":
-                    counts["arrived_put_back_that_throw"] += e["ship"] in put_back
+            for stamped in result.told:
+                event = stamped.event
+                if isinstance(event, COUNTED):
+                    counts[event.kind] += 1
+                match event:
+                    case Planned(plans=plans):
+                        for plan in plans:
+                            counts["contracts"] += 1
+                            counts["contracts_full_route"] += world.route(plan.route).full_value
+                            route.update({ship: plan.route for ship in plan.ships})
+                    case Thrown():
+                        put_back.clear()
+                    case Replaced(ship=ship):
+                        put_back.add(ship)
+                    case Seized(ship=ship):
+                        counts["seized_half_route"] += not world.route(route[ship]).full_value
+                    case Arrived(ship=ship):
+                        counts["arrived_put_back_that_throw"] += ship in put_back
     print(json.dumps(dict(sorted(counts.items()))))
     if counts["contracts"]:
         print(f"full-value route: {counts['contracts_full_route'] / counts['contracts']:.1%} of contracts; "

@@ -15,6 +15,7 @@ import traceback
 
 import numpy as np
 
+from somaliland.engine.events import Final, Thrown
 from somaliland.env import env
 
 
@@ -29,10 +30,10 @@ def episode(game, seed: int, rng: np.random.Generator) -> tuple[int, int]:
             "throw": rng.uniform(-1.0, 1.0, 3).astype(np.float32)}
         game.step(action)
         steps += 1
-    record = game.unwrapped.events
-    if record[-1]["kind"] != "final":
-        raise RuntimeError(f"the record ends with {record[-1]['kind']}, not the final table")
-    return steps, sum(1 for e in record if e["kind"] == "throw")
+    result = game.unwrapped.result
+    if result is None or not isinstance(result.told[-1].event, Final):
+        raise RuntimeError("the episode ended without the final table")
+    return steps, sum(isinstance(s.event, Thrown) for s in result.told)
 
 
 def main() -> None:

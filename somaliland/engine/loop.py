@@ -17,13 +17,15 @@ policies; the PettingZoo environment (`somaliland.env`) lets an outside agent an
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from physics import Roller, SimSettings
 from somaliland import __version__
 from somaliland.engine.decisions import Answer, DraftRequest, LaunchRequest, PlanRequest, Request, ThrowRequest
-from somaliland.engine.encode import plan_json, plain, roll_json, rules_json, throw_json
+from somaliland.engine.encode import plain, rules_json
+from somaliland.engine.events import (Deal, DraftPick, Event, Header, LaunchPass, Planned, Stamped, Thrown, TurnBegun,
+                                      encode, final_table, scores)
 from somaliland.engine.setup import GameSetup, Seat
 from somaliland.machine import fingerprint
 from somaliland.map.model import Map
@@ -31,7 +33,7 @@ from somaliland.players.hand import execute
 from somaliland.players.policy import Policy, Table
 from somaliland.rules import (after_launch, apply_plans, apply_roll, begin_turn, drafter, end_round,
                               game_over, launcher, lose_turn, new_game, next_to_sail, open_launch, pick,
-                              seize, standings, start_draft, take_contracts, to_json)
+                              seize, standings, start_draft, take_contracts)
 from somaliland.rules.fleet import COLOURS
 from somaliland.rules.game import throw_scene
 from somaliland.rules.state import GameState
@@ -44,12 +46,14 @@ GameSteps = Generator[Request, Answer, "GameResult"]
 
 @dataclass
 class GameResult:
-    """A finished game: its record (one dict per line), the final state and the final table."""
+    """A finished game: its record (one dict per line), the final state and the final table, and the record's
+    lines as the typed events the loop told (`told`: what the study's tables read, with no decoding)."""
 
     events: list[dict[str, Any]]
     state: GameState
     winners: tuple[int, ...]
     throws: int
+    told: list[Stamped]
 
 
 def default_factory(name: str, roller: Roller, params: dict[str, Any]) -> Policy:
@@ -68,33 +72,33 @@ class _Game:
         self.rng = make_rng(setup.seed)
         self.board = world.board()
         self.events: list[dict[str, Any]] = []
+        self.told: list[Stamped] = []
         self.sink = sink
         self.throws = 0
         self.state = new_game(self.config, self.rng)
 
     # -- record ------------------------------------------------------------------------------------
-    def emit(self, kind: str, **data: Any) -> None:
-        event = {"kind": kind, "round": self.state.round, "turn": self.state.turn, **plain(data)}
-        self.events.append(event)
-        if self.sink is not None:
-            self.sink(event)
-
-    def emit_rules(self, events: tuple) -> None:
-        for e in events:
-            data = to_json(e)
-            self.emit(data.pop("kind"), **data)
+    def emit(self, *events: Event) -> None:
+        for event in events:  # each as a record line (engine/events.py), stamped with the round and turn
+            stamped = Stamped(self.state.round, self.state.turn, event)
+            line = encode(stamped)
+            self.told.append(stamped)
+            self.events.append(line)
+            if self.sink is not None:
+                self.sink(line)
 
     def header(self) -> None:
         s = self.setup
-        self.emit("game", schema=RECORD_SCHEMA, version=__version__, seed=s.seed,
-                  map={"file": str(s.map_path), "name": self.world.name, "sha256": self.world.sha256,
-                       "routes": [{"name": r.name, "label": r.display_name, "full_value": r.full_value}
-                                  for r in self.world.routes]},
-                  rules=rules_json(self.config), physics=plain(_settings(self.roller)),
-                  seats=[{"seat": i, "colour": COLOURS[i], "strategy": seat.strategy,
-                          "skill": {"heading_sd_deg": seat.skill.heading_sd_deg, "speed_sd": seat.skill.speed_sd},
-                          "params": dict(seat.params)} for i, seat in enumerate(s.seats)],
-                  first_player=self.state.first_player, record_paths=s.record_paths, machine=fingerprint())
+        self.emit(Header(
+            schema=RECORD_SCHEMA, version=__version__, seed=s.seed,
+            map={"file": str(s.map_path), "name": self.world.name, "sha256": self.world.sha256,
+                 "routes": [{"name": r.name, "label": r.display_name, "full_value": r.full_value}
+                            for r in self.world.routes]},
+            rules=rules_json(self.config), physics=plain(_settings(self.roller)),
+            seats=tuple(plain({"seat": i, "colour": COLOURS[i], "strategy": seat.strategy,
+                               "skill": {"heading_sd_deg": seat.skill.heading_sd_deg, "speed_sd": seat.skill.speed_sd},
+                               "params": dict(seat.params)}) for i, seat in enumerate(s.seats)),
+            first_player=self.state.first_player, record_paths=s.record_paths, machine=plain(fingerprint())))
 
     def table(self, seat: int) -> Table:
         return Table(self.state, self.world, self.config, seat)
@@ -110,23 +114,20 @@ class _Game:
             yield from self.plan()
             yield from self.turns()
             scored_state, scored = end_round(self.state, self.world, self.config)
-            self.emit_rules(scored)  # still labelled with the round they end
-            self.emit("round_end", sheets=[_sheet(s) for s in scored_state.sheets])
+            self.emit(*scored)  # still labelled with the round they end
+            self.emit(scores(scored_state.sheets))
             self.state = scored_state
         final = standings(self.state.sheets, self.config, self.rng)
-        self.emit("final", winners=list(final.winners), table=[
-            {"seat": st.seat, "colour": COLOURS[st.seat], "place": st.place, "points": st.points,
-             "full": self.state.sheets[st.seat].full, "half": self.state.sheets[st.seat].half,
-             "fulfilled": st.fulfilled, "ransom": st.ransom, "reason": st.reason} for st in final.table])
-        return GameResult(self.events, self.state, final.winners, self.throws)
+        self.emit(final_table(final, self.state.sheets))
+        return GameResult(self.events, self.state, final.winners, self.throws, self.told)
 
     def draft(self) -> GameSteps:
         draft = start_draft(self.state, self.config, self.rng)
-        self.emit("deal", first_player=self.state.first_player, offer=[str(c) for c in draft.offer])
+        self.emit(Deal(self.state.first_player, draft.offer))
         while (seat := drafter(draft)) is not None:
             card = yield DraftRequest(self.table(seat), self.rng, draft)
             draft = pick(draft, seat, card, self.config)
-            self.emit("draft_pick", seat=seat, card=str(card) if card else None)
+            self.emit(DraftPick(seat, card))
         self.state = take_contracts(self.state, draft)
 
     def plan(self) -> GameSteps:
@@ -138,22 +139,22 @@ class _Game:
                 continue
             plans = yield PlanRequest(Table(before, self.world, self.config, seat), self.rng)
             self.state = apply_plans(self.state, seat, plans, self.world, self.config)
-            self.emit("plan", seat=seat, plans=[plan_json(p) for p in plans])
+            self.emit(Planned(seat, tuple(plans)))
 
     def turns(self) -> GameSteps:
         for _ in range(self.config.turns_per_round):
             self.state = begin_turn(self.state, self.config)
-            self.emit("turn")
+            self.emit(TurnBegun())
             if self.state.turn > 1:
                 while (ship := next_to_sail(self.state, self.world, self.config)) is not None:
                     if ship.skip > 0:
                         self.state, skipped = lose_turn(self.state, ship.id, self.world, self.config)
-                        self.emit_rules(skipped)
+                        self.emit(*skipped)
                     else:
                         yield from self.throw(ship.owner, ship.id)
             yield from self.launch_phase()
             self.state, seized = seize(self.state, self.world, self.config)
-            self.emit_rules(seized)
+            self.emit(*seized)
 
     def launch_phase(self) -> GameSteps:
         phase = open_launch(self.state)
@@ -164,7 +165,7 @@ class _Game:
                 request.check(ship_id)
                 yield from self.throw(seat, ship_id)
             else:
-                self.emit("launch_pass", seat=seat)
+                self.emit(LaunchPass(seat))
             phase = after_launch(phase, seat, ship_id is not None, self.config)
 
     # -- a throw -----------------------------------------------------------------------------------
@@ -175,20 +176,15 @@ class _Game:
         actual = execute(intended, self.setup.seats[seat].skill, self.rng)
         roll = self.roller.roll(throw_scene(self.state, ship_id, self.world, self.config), actual)
         self.throws += 1
-        self.emit("throw", seat=seat, ship=ship_id, intended=throw_json(intended), actual=throw_json(actual),
-                  result=roll_json(roll, self.setup.record_paths))
+        paths = self.setup.record_paths  # without paths, the told roll is the one the record reads back: none
+        self.emit(Thrown(seat, ship_id, intended, actual, roll if paths else replace(roll, paths=()), paths))
         self.state, happened = apply_roll(self.state, ship_id, roll, self.world, self.config)
-        self.emit_rules(happened)
+        self.emit(*happened)
 
 
 def _settings(roller: Roller) -> dict[str, Any]:
     settings = getattr(roller, "settings", SimSettings())
     return {f: getattr(settings, f) for f in settings.__dataclass_fields__}
-
-
-def _sheet(sheet) -> dict[str, Any]:
-    return {"seat": sheet.seat, "full": sheet.full, "half": sheet.half, "ransom": sheet.ransom,
-            "fulfilled": sheet.fulfilled, "points": sheet.points}
 
 
 def play_game(setup: GameSetup, world: Map, roller: Roller, factory: PolicyFactory = default_factory,

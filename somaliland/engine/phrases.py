@@ -9,9 +9,15 @@ A sentence says only what its own event says: a lost turn is told by the `lost_t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from somaliland.engine.events import Final, Header, RoundEnd, Score, Stamped, Thrown
 from somaliland.map.model import route_title
+from somaliland.rules.events import (Arrived, Collision, Failed, Fulfilled, Grounded, Launched, LostTurn, Released,
+                                     Replaced, Seized, Sunk, Tipped, TurnSkipped)
+
+if TYPE_CHECKING:
+    from somaliland.engine.fold import Moment
 
 STATUS_WORDS = {"aground": "aground", "lost_turn": "hit in a collision", "off_board": "off the board",
                 "held": "held by pirates"}  # lost_turn reasons and turn_skipped statuses (RECORD.md)
@@ -27,8 +33,10 @@ class Names:
     full_value: dict[str, bool]
 
     @classmethod
-    def from_header(cls, head: dict[str, Any]) -> "Names":
+    def from_header(cls, head: Header | dict[str, Any]) -> "Names":
         """Return the names a record's header gives (records made before route labels name routes by key)."""
+        if isinstance(head, Header):
+            head = {"map": head.map, "seats": head.seats}
         routes = [r for r in (head.get("map") or {}).get("routes", []) if isinstance(r, dict) and "name" in r]
         return cls(tuple(str(s.get("colour", "?")) for s in head.get("seats", []) if isinstance(s, dict)),
                    {r["name"]: str(r.get("label") or r["name"]) for r in routes},
@@ -49,11 +57,46 @@ class Names:
         return f"seat {seat}"
 
 
-def sentence(event: dict[str, Any], names: Names) -> str | None:
+def sentence(told: Stamped | Moment, names: Names) -> str | None:
     """Return what one record event says happened, or None for lines that are bookkeeping (deal, turn, plan...)."""
-    kind = event.get("kind")
-    phrase = _PHRASES.get(str(kind))
-    return phrase(event, names) if phrase is not None else None  # type: ignore[operator]
+    match told.event:
+        case Thrown(ship=ship, result=result):
+            rest = result.moved[0]
+            return f"{ship} came to rest {rest.face_value} pips up{' (cocked)' if rest.cocked else ''}"
+        case Launched(ship=ship, route=route, direction=direction):
+            return f"{ship} launched on {names.route(route)}, {direction}bound"
+        case Grounded(ship=ship):
+            return f"{ship} ran aground"
+        case Collision(causer=causer, a=a, b=b):
+            return f"collision {a} / {b} (thrown: {causer})"
+        case Tipped(ship=ship, value_before=before, value_after=after):
+            return f"{ship} tipped over ({_faces(before, after)})"
+        case Sunk(ship=ship, tipped=tipped):
+            return f"{ship} SANK for tipping {', '.join(tipped)}"
+        case Replaced(ship=ship):
+            return f"{ship} went off the board, put back on the board"
+        case LostTurn(ship=ship, reason=reason):
+            return f"{ship} will lose its next move ({_status(reason)})"
+        case TurnSkipped(ship=ship, status=status):
+            return f"{ship} loses this move ({_status(status)})"
+        case Released(ship=ship, port=port):
+            return f"pirates of {port} released {ship}, set down clear of every die"
+        case Arrived(ship=ship, route=route, direction=direction):
+            return f"{ship} arrived ({names.route(route)}, {direction}bound)"
+        case Seized(ship=ship, port=port, ransom=ransom, with_partner_of=partner):
+            taken = f", taken with {partner}" if partner else ""
+            return f"pirates of {port} seized {ship}{taken}: {owner(ship)} pays {ransom} points ransom"
+        case Fulfilled(seat=seat, card=card, route=route, points=won):
+            return f"{names.seat(seat)} fulfilled {card} via {names.route(route)}: +{points(won)} points"
+        case Failed(seat=seat, card=card):
+            return f"{names.seat(seat)} failed {card}"
+        case RoundEnd(sheets=sheets):
+            return f"scores after round {told.round}: {scores(sheets, names)}"
+        case Final(winners=winners, table=table):
+            ranked = sorted(table, key=lambda t: t.place)
+            places = ", ".join(f"{t.place}. {t.colour} {points(t.points)}" for t in ranked)
+            return f"game over: {' and '.join(names.seat(w) for w in winners) or '?'} won ({places} points)"
+    return None
 
 
 def owner(ship: Any) -> str:
@@ -66,10 +109,9 @@ def points(value: Any) -> str:
     return f"{value:g}" if isinstance(value, (int, float)) else "?"
 
 
-def scores(sheets: list[Any], names: Names) -> str:
+def scores(sheets: tuple[Score, ...], names: Names) -> str:
     """Return a round's score sheets in one line: "red 45; green 27 points"."""
-    rows = [s for s in sheets if isinstance(s, dict)]
-    return "; ".join(f"{names.seat(s.get('seat'))} {points(s.get('points'))}" for s in rows) + " points" * bool(rows)
+    return "; ".join(f"{names.seat(s.seat)} {points(s.points)}" for s in sheets) + " points" * bool(sheets)
 
 
 def _status(value: Any) -> str:
@@ -79,44 +121,3 @@ def _status(value: Any) -> str:
 def _faces(before: Any, after: Any) -> str:
     """Return a tip-over's faces; D12 counts a new top face even when it has as many pips."""
     return f"{before} -> {after} pips up" if before != after else f"onto another face of {after} pips"
-
-
-def _seized(e: dict[str, Any], n: Names) -> str:
-    partner = f", taken with {e['with_partner_of']}" if e.get("with_partner_of") else ""
-    return (f"pirates of {e.get('port')} seized {e.get('ship')}{partner}: {owner(e.get('ship'))} pays "
-            f"{e.get('ransom')} points ransom")
-
-
-def _final(e: dict[str, Any], n: Names) -> str:
-    table = sorted((t for t in e.get("table", []) if isinstance(t, dict)), key=lambda t: t.get("place", 0))
-    winners = " and ".join(n.seat(w) for w in e.get("winners", []))
-    places = ", ".join(f"{t.get('place')}. {t.get('colour')} {points(t.get('points'))}" for t in table)
-    return f"game over: {winners or '?'} won ({places} points)"
-
-
-def _rest(e: dict[str, Any], n: Names) -> str | None:
-    moved = (e.get("result") or {}).get("moved") or [{}]
-    value = moved[0].get("face_value")
-    cocked = " (cocked)" if moved[0].get("cocked") else ""
-    return f"{e.get('ship')} came to rest {value} pips up{cocked}" if value is not None else None
-
-
-_PHRASES = {  # event kind -> its sentence (RECORD.md's fields)
-    "throw": _rest,
-    "launched": lambda e, n: f"{e.get('ship')} launched on {n.route(e.get('route'))}, {e.get('direction')}bound",
-    "grounded": lambda e, n: f"{e.get('ship')} ran aground",
-    "collision": lambda e, n: f"collision {e.get('a')} / {e.get('b')} (thrown: {e.get('causer')})",
-    "tipped": lambda e, n: f"{e.get('ship')} tipped over ({_faces(e.get('value_before'), e.get('value_after'))})",
-    "sunk": lambda e, n: f"{e.get('ship')} SANK for tipping {', '.join(map(str, e.get('tipped', [])))}",
-    "replaced": lambda e, n: f"{e.get('ship')} went off the board, put back on the board",
-    "lost_turn": lambda e, n: f"{e.get('ship')} will lose its next move ({_status(e.get('reason'))})",
-    "turn_skipped": lambda e, n: f"{e.get('ship')} loses this move ({_status(e.get('status'))})",
-    "released": lambda e, n: f"pirates of {e.get('port')} released {e.get('ship')}, set down clear of every die",
-    "arrived": lambda e, n: f"{e.get('ship')} arrived ({n.route(e.get('route'))}, {e.get('direction')}bound)",
-    "seized": _seized,
-    "fulfilled": lambda e, n: (f"{n.seat(e.get('seat'))} fulfilled {e.get('card')} via {n.route(e.get('route'))}: "
-                               f"+{points(e.get('points'))} points"),
-    "failed": lambda e, n: f"{n.seat(e.get('seat'))} failed {e.get('card')}",
-    "round_end": lambda e, n: f"scores after round {e.get('round')}: {scores(e.get('sheets', []), n)}",
-    "final": _final,
-}

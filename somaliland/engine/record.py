@@ -10,9 +10,8 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
+from somaliland.engine.events import KINDS, EventError, Final, Header, Stamped, decode
 from somaliland.errors import SomalilandError
-
-HEADER_KEYS = ("schema", "version", "seed", "map", "rules", "physics", "seats")
 
 
 class RecordError(SomalilandError):
@@ -55,12 +54,28 @@ class RecordWriter:
         self.close()
 
 
-def read_record(path: str | Path) -> list[dict[str, Any]]:
-    """Return the events of a record file, checking its shape.
+def decode_at(line: dict[str, Any], number: int, path: str) -> Stamped:
+    """Return the event a record's line `number` tells.
 
     Raises:
-        RecordError: unreadable file, a line that is not a JSON object with a `kind`, no header,
-            or a header missing keys (names the line).
+        RecordError: the line is no event of the vocabulary (names the file, the line, its kind and the field).
+    """
+    try:
+        return decode(line)
+    except EventError as error:
+        raise RecordError(path, number, f"{line.get('kind')} line: {error}") from None
+
+
+def read_record(path: str | Path, whole: bool = True) -> list[dict[str, Any]]:
+    """Return the lines of a record file, checking its shape: JSON objects with a `kind`, the header first.
+
+    Args:
+        path: the record file.
+        whole: the record must end with the final table (False: an unfinished game, as the env draws it).
+
+    Raises:
+        RecordError: unreadable file, a line that is not a JSON object with a `kind`, no header, a header
+            that lacks or garbles a field, or (`whole`) no final line (names the line and the field).
     """
     name = str(path)
     try:
@@ -83,12 +98,10 @@ def read_record(path: str | Path) -> list[dict[str, Any]]:
     if not events:
         raise RecordError(name, 1, "empty record")
     head = events[0]
-    if head["kind"] != "game":
+    if KINDS.get(head["kind"]) is not Header:
         raise RecordError(name, 1, f"expected the \"game\" header first, found \"{head['kind']}\"")
-    missing = [k for k in HEADER_KEYS if k not in head]
-    if missing:
-        raise RecordError(name, 1, f"header lacks {', '.join(missing)}")
-    if events[-1]["kind"] != "final":
+    decode_at(head, 1, name)  # names a field the header lacks or garbles
+    if whole and KINDS.get(events[-1]["kind"]) is not Final:
         raise RecordError(name, len(text.splitlines()), "the record ends before the game does (no \"final\" line)")
     return events
 

@@ -3,18 +3,20 @@
 A seat played through the PettingZoo environment (`somaliland.env`) by an outside agent is written into
 the record's header with the strategy `AGENT`. No policy can re-make that agent's choices, but the record
 holds every one of them (draft picks, plans, launches and passes, intended throws), so `verify` answers
-that seat's requests from its own lines, in order, and re-simulates everything else.
+that seat's requests from its own typed decision events (engine/events.py), in order, and re-simulates
+everything else.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
 from physics import Roller, Throw
-from somaliland.engine.encode import throw_from_json
+from somaliland.engine.events import NAMES, DraftPick, LaunchPass, Planned, Stamped, Thrown
 from somaliland.engine.loop import PolicyFactory
 from somaliland.engine.record import RecordError
 from somaliland.players.policy import Policy, Table
@@ -22,66 +24,70 @@ from somaliland.rules.contracts import Card, Draft
 from somaliland.rules.planning import Plan
 
 AGENT = "agent"  # the strategy a record names for a seat whose decisions an outside agent made
-DECISIONS = ("draft_pick", "plan", "launch_pass", "throw")  # the record lines that carry a seat's decisions
+Decision = DraftPick | Planned | LaunchPass | Thrown
+DECISIONS = (DraftPick, Planned, LaunchPass, Thrown)  # the events that carry a seat's decisions (R5, R8, R12, R16)
+D = TypeVar("D", bound=Decision)
 
 
 class RecordedAnswers:
-    """A policy that answers each seat's requests from that seat's decision lines of a record, in order."""
+    """A policy that answers each seat's requests from that seat's decision events of a record, in order."""
 
     name = AGENT
 
-    def __init__(self, events: list[dict[str, Any]], path: str) -> None:
+    def __init__(self, events: Sequence[Stamped], path: str) -> None:
         self.path, self.last = path, len(events)
-        self.lines: dict[int, deque[tuple[int, dict[str, Any]]]] = {}
-        for number, event in enumerate(events, start=1):
-            if event.get("kind") in DECISIONS:
-                self.lines.setdefault(event.get("seat"), deque()).append((number, event))
+        self.lines: dict[int, deque[tuple[int, Decision]]] = {}
+        for number, stamped in enumerate(events, start=1):
+            if isinstance(stamped.event, DECISIONS):
+                self.lines.setdefault(stamped.event.seat, deque()).append((number, stamped.event))
 
-    def _next(self, seat: int, kinds: tuple[str, ...], take: bool = True) -> dict[str, Any]:
+    def _next(self, seat: int, *wanted: type[D], take: bool = True) -> D:
+        names = " or ".join(NAMES[t] for t in wanted)
         queue = self.lines.get(seat)
         if not queue:
-            raise RecordError(self.path, self.last, f"seat {seat} has no recorded decision left; expected {' or '.join(kinds)}")
+            raise RecordError(self.path, self.last, f"seat {seat} has no recorded decision left; expected {names}")
         number, event = queue[0]
-        if event["kind"] not in kinds:
-            raise RecordError(self.path, number, f"seat {seat}'s next decision is {event['kind']}; "
-                                                 f"the game asks for {' or '.join(kinds)}")
+        if not isinstance(event, wanted):
+            raise RecordError(self.path, number, f"seat {seat}'s next decision is {event.kind}; the game asks for {names}")
         if take:
             queue.popleft()
         return event
 
     def draft(self, table: Table, draft: Draft, rng: np.random.Generator) -> Card | None:
         """Return the recorded pick (a card of the offer) or pass (R5)."""
-        card = self._next(table.seat, ("draft_pick",))["card"]
-        return None if card is None else _named(card, draft.offer, self.path)
+        card = self._next(table.seat, DraftPick).card
+        return None if card is None else _among(card, draft.offer, self.path)
 
     def plan(self, table: Table, rng: np.random.Generator) -> tuple[Plan, ...]:
         """Return the recorded plans (R8, R10)."""
         held = tuple(h.card for h in table.state.held[table.seat])
-        return tuple(Plan(_named(p["card"], held, self.path), p["route"], tuple(p["ships"]), tuple(p["ship_routes"]))
-                     for p in self._next(table.seat, ("plan",))["plans"])
+        plans = self._next(table.seat, Planned).plans
+        for plan in plans:
+            _among(plan.card, held, self.path)
+        return plans
 
     def launch(self, table: Table, rng: np.random.Generator) -> str | None:
         """Return the ship the record throws next from port, or None for a recorded pass (R12, D7)."""
-        event = self._next(table.seat, ("launch_pass", "throw"), take=False)
-        if event["kind"] == "launch_pass":
-            self._next(table.seat, ("launch_pass",))
-            return None
-        return event["ship"]
+        event = self._next(table.seat, LaunchPass, Thrown, take=False)
+        if isinstance(event, Thrown):
+            return event.ship
+        self._next(table.seat, LaunchPass)
+        return None
 
     def throw(self, table: Table, ship_id: str, rng: np.random.Generator) -> Throw:
         """Return the recorded intended throw."""
-        return throw_from_json(self._next(table.seat, ("throw",))["intended"])
+        return self._next(table.seat, Thrown).intended
 
 
-def _named(name: str, cards: tuple[Card, ...], path: str) -> Card:
-    for card in cards:
-        if str(card) == name:
-            return card
-    raise RecordError(path, 0, f"the recorded contract {name} is not among {[str(c) for c in cards]}")
+def _among(card: Card, cards: tuple[Card, ...], path: str) -> Card:
+    if card not in cards:
+        raise RecordError(path, 0, f"the recorded contract {card} is not among {[str(c) for c in cards]}")
+    return card
 
 
-def answering_agents(events: list[dict[str, Any]], path: str, factory: PolicyFactory) -> PolicyFactory:
-    """Return a policy factory that answers `AGENT` seats from the record and makes the others with `factory`."""
+def answering_agents(events: Sequence[Stamped], path: str, factory: PolicyFactory) -> PolicyFactory:
+    """Return a policy factory that answers `AGENT` seats from the record's typed events and makes the others
+    with `factory`."""
 
     def make(name: str, roller: Roller, params: dict[str, Any]) -> Policy:
         return RecordedAnswers(events, path) if name == AGENT else factory(name, roller, params)

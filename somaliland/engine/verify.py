@@ -1,18 +1,26 @@
-"""Re-simulate a game record and report the first line where the re-run differs, or that it matches."""
+"""Re-simulate a game record and report the first line where the re-run differs, or that it matches.
+
+The record is read through the one codec (engine/events.py) and so is every line the re-run writes, as a record
+would read it back (paths rounded): the two are compared as typed events, and where they part the message names
+the line, its kind and the first field that differs. Verify rebuilds no game state from the record: the re-run's
+engine makes the state from the header's seed, players and physics; seats an outside agent played answer from
+their recorded decisions (engine/recorded.py). Folding the record through the rules is `engine.fold`'s work.
+"""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from physics import SimSettings, make_roller
 from somaliland import __version__
 from somaliland.engine.encode import BEFORE_OPTIONS, rules_from_json
+from somaliland.engine.events import Header, Stamped, decode, encode
 from somaliland.engine.loop import PolicyFactory, default_factory, play_game
 from somaliland.engine.mapref import find_map
-from somaliland.engine.record import RecordError, dumps, read_record
+from somaliland.engine.record import RecordError, decode_at, dumps, read_record
 from somaliland.engine.recorded import answering_agents
 from somaliland.engine.setup import GameSetup, Seat
 from somaliland.machine import parting_note
@@ -31,7 +39,7 @@ class Verdict:
 
 
 class _Parted(Exception):
-    def __init__(self, index: int, recorded: dict[str, Any] | None, simulated: dict[str, Any]) -> None:
+    def __init__(self, index: int, recorded: Stamped | None, simulated: Stamped) -> None:
         self.index, self.recorded, self.simulated = index, recorded, simulated
 
 
@@ -54,7 +62,7 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
     return None if a == b else (path or "(value)")
 
 
-def setup_from_header(head: dict[str, Any], path: str) -> tuple[GameSetup, SimSettings]:
+def setup_from_header(head: Header, path: str) -> tuple[GameSetup, SimSettings]:
     """Return the game setup and physics settings a record's header describes.
 
     Raises:
@@ -62,10 +70,10 @@ def setup_from_header(head: dict[str, Any], path: str) -> tuple[GameSetup, SimSe
     """
     try:
         seats = tuple(Seat(s["strategy"], ThrowSkill(**s["skill"]), tuple(sorted(s.get("params", {}).items())))
-                      for s in head["seats"])
-        setup = GameSetup(seed=head["seed"], seats=seats, rules=rules_from_json(head["rules"]),
-                          map_path=Path(head["map"]["file"]), record_paths=head.get("record_paths", True))
-        settings = SimSettings(**head["physics"])
+                      for s in head.seats)
+        setup = GameSetup(seed=head.seed, seats=seats, rules=rules_from_json(head.rules),
+                          map_path=Path(head.map["file"]), record_paths=head.record_paths)
+        settings = SimSettings(**head.physics)
     except (KeyError, TypeError, ValueError) as error:
         raise RecordError(path, 1, f"the header does not describe a game: {error}") from None
     return setup, settings
@@ -88,55 +96,59 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
     from somaliland.map import load
 
     name = str(path)
-    events = read_record(path)
-    head = events[0]
+    lines = read_record(path)
+    told = [decode_at(line, number, name) for number, line in enumerate(lines, start=1)]
+    head = told[0].event
+    assert isinstance(head, Header)  # read_record has decoded the first line as the header
     setup, settings = setup_from_header(head, name)
     warnings = []
-    if head["version"] != __version__:
-        warnings.append(f"recorded by somaliland {head['version']}, verifying with {__version__}")
-    map_file, moved = find_map(head, name)
+    if head.version != __version__:
+        warnings.append(f"recorded by somaliland {head.version}, verifying with {__version__}")
+    map_file, moved = find_map(lines[0], name)
     if moved:
         warnings.append(moved)
     world = load(map_file)
     count = 0
 
-    def compare(event: dict[str, Any]) -> None:
+    def compare(line: dict[str, Any]) -> None:
         nonlocal count
-        simulated = json.loads(dumps(event))
-        recorded = events[count] if count < len(events) else None
-        if count == 0:  # a header older than some options: the re-run played them as the code before them
-            simulated["rules"] = {k: v for k, v in simulated["rules"].items()
-                                  if k in head["rules"] or k not in BEFORE_OPTIONS}
-        if count == 0 and recorded is not None:  # the machine that replays it need not be the one that played it
-            recorded, simulated = _unmachined(recorded), _unmachined(simulated)
+        simulated = decode(json.loads(dumps(line)))  # as the record reads it back: paths rounded
+        recorded = told[count] if count < len(told) else None
+        if isinstance(simulated.event, Header) and recorded is told[0]:
+            recorded = replace(recorded, event=_comparable(head, head))
+            simulated = replace(simulated, event=_comparable(simulated.event, head))
         if recorded != simulated:
             raise _Parted(count, recorded, simulated)
         count += 1
 
     def parted(message: str) -> Verdict:
-        note = parting_note(head.get("machine"))
+        note = parting_note(head.machine)
         return Verdict(False, count, message if note is None else f"{message}; {note}", tuple(warnings))
 
     with make_roller(settings) as roller:
         try:
-            play_game(setup, world, roller, answering_agents(events, name, factory), sink=compare)
+            play_game(setup, world, roller, answering_agents(told, name, factory), sink=compare)
         except IllegalActionError as refused:  # a recorded decision (an agent's, or edited) the rules refuse
-            kind = events[count]["kind"] if count < len(events) else "end"
+            kind = told[count].event.kind if count < len(told) else "end"
             return parted(f"line {count + 1} ({kind}): the re-run refuses the recorded decision: {refused}")
         except _Parted as part:
             line = part.index + 1
             if part.recorded is None:
                 return parted(f"the re-run goes on after the record's last line ({line - 1})")
-            where = first_difference(part.recorded, part.simulated)
-            return parted(f"line {line} ({part.recorded['kind']}) differs at {where}: recorded "
-                          f"{_at(part.recorded, where)!r}, re-simulated {_at(part.simulated, where)!r}")
-    if count != len(events):
-        return parted(f"the re-run ended at line {count}, the record has {len(events)} lines")
+            recorded, simulated = encode(part.recorded), encode(part.simulated)  # named by the record's keys
+            where = first_difference(recorded, simulated)
+            return parted(f"line {line} ({part.recorded.event.kind}) differs at {where}: recorded "
+                          f"{_at(recorded, where)!r}, re-simulated {_at(simulated, where)!r}")
+    if count != len(told):
+        return parted(f"the re-run ended at line {count}, the record has {len(told)} lines")
     return Verdict(True, count, f"OK: {count} lines re-simulated identically", tuple(warnings))
 
 
-def _unmachined(header: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in header.items() if key != "machine"}
+def _comparable(header: Header, recorded: Header) -> Header:
+    """Return a header as verify compares it with the record's: without the machine that played (any may replay
+    it), and without rules options younger than the recorded header (the game played them as the code before)."""
+    rules = {k: v for k, v in header.rules.items() if k in recorded.rules or k not in BEFORE_OPTIONS}
+    return replace(header, rules=rules, machine=None)
 
 
 def _at(data: Any, where: str | None) -> Any:

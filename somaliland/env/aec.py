@@ -201,11 +201,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             with RecordWriter(record) as writer:
                 for event in self.events:
                     writer(event)
-                if self.result is None:  # the replay reads whole records: close the copy it draws, empty-handed
-                    now = {"round": self.state.round, "turn": self.state.turn}
-                    writer({"kind": "turn", **now})
-                    writer({"kind": "final", **now, "winners": [], "table": []})
-            story = load_story(record, self.world)
+            story = load_story(record, self.world, whole=False)  # the game so far
             if not story.steps:  # nothing thrown yet: the board as the map draws it
                 from somaliland.map.render import render
 

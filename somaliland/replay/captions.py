@@ -4,6 +4,7 @@ event in the words of `engine.phrases`, the very sentences `play`'s account prin
 from __future__ import annotations
 
 from somaliland.engine.phrases import sentence
+from somaliland.rules.events import Launched
 from somaliland.replay.story import Step, Story
 
 
@@ -32,9 +33,9 @@ def news(story: Story, step: Step, done: bool) -> list[tuple[str, str]]:
 
 def outcome(story: Story, step: Step) -> list[tuple[str, str]]:
     """Return (event kind, sentence) for how a step ended: the launch, where its die came to rest, what followed."""
-    rest = ({"kind": "throw", "ship": step.ship, "result": {"moved": list(step.moved)}},) if step.moved else ()
-    launch = tuple(e for e in step.events if e.get("kind") == "launched")
-    return _told(story, launch + rest + tuple(e for e in step.events if e.get("kind") != "launched"))
+    launch = tuple(m for m in step.events if isinstance(m.event, Launched))
+    rest = (step.thrown,) if step.thrown is not None else ()
+    return _told(story, launch + rest + tuple(m for m in step.events if not isinstance(m.event, Launched)))
 
 
 def happened(story: Story, step: Step, done: bool) -> list[str]:
@@ -42,5 +43,6 @@ def happened(story: Story, step: Step, done: bool) -> list[str]:
     return [text for _, text in news(story, step, done)]
 
 
-def _told(story: Story, events) -> list[tuple[str, str]]:
-    return [(str(e.get("kind")), text) for e in events if (text := sentence(e, story.names))]
+def _told(story: Story, moments) -> list[tuple[str, str]]:
+    # each sentence with its event's record name: a label for the panel's and the HTML page's colours (TONES)
+    return [(m.event.kind, text) for m in moments if (text := sentence(m, story.names))]

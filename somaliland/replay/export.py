@@ -62,7 +62,7 @@ def camera_for(story: Story, frame: Frame, poses: dict, mode: str, whole: Camera
     """Return the camera of a frame: the `whole` board's, or one following the step's ship."""
     step = story.steps[frame.step]
     if mode == "follow":
-        ship = step.ship or (step.events[0].get("ship") if step.events else None)
+        ship = step.ship or (getattr(step.events[0].event, "ship", None) if step.events else None)
         pose = poses.get(ship) if ship else None
         if pose is not None:
             return follow(pose[0], pose[1])

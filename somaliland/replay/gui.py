@@ -197,7 +197,7 @@ class Viewer:
         poses = poses_at(step, head.t)
         self.table.show(poses)
         if head.follow:
-            ship = step.ship or (step.events[0].get("ship") if step.events else None)
+            ship = step.ship or (getattr(step.events[0].event, "ship", None) if step.events else None)
             pose = poses.get(ship) if ship else None
             if pose is not None:
                 cam = self.client.getDebugVisualizerCamera()

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from shapely import Polygon
 
+from somaliland.engine.events import Final
 from somaliland.replay import captions
 from somaliland.replay.story import Pose7, Step, Story, Track
 from somaliland.replay.textures import player_rgb
@@ -48,7 +49,8 @@ def game_data(story: Story) -> dict[str, Any]:
     for index, step in enumerate(story.steps):
         steps.append(_step(story, index, step, previous))
         previous = step.after
-    final = next((e for e in reversed(story.steps[-1].events) if e.get("kind") == "final"), None) if story.steps else None
+    final = next((m.event for m in reversed(story.steps[-1].events) if isinstance(m.event, Final)), None) \
+        if story.steps else None
     seats = [{"colour": c, "rgb": player_rgb(c), "strategy": s.get("strategy", "?")}
              for c, s in zip(story.colours, head.get("seats", []))]
     return {
@@ -135,12 +137,11 @@ def _track(track: Track) -> dict[str, Any]:
     return data
 
 
-def _final(event: dict[str, Any] | None) -> dict[str, Any] | None:
+def _final(event: Final | None) -> dict[str, Any] | None:
     if event is None:
         return None
     keys = ("place", "colour", "points", "full", "half", "ransom", "fulfilled", "reason")
-    return {"winners": event.get("winners", []),
-            "rows": [{k: row.get(k) for k in keys} for row in event.get("table", []) if isinstance(row, dict)]}
+    return {"winners": list(event.winners), "rows": [{k: getattr(row, k) for k in keys} for row in event.table]}
 
 
 def _rings(geometry: Polygon) -> list[list[list[float]]]:

@@ -12,7 +12,9 @@ PANEL_RGB = (24, 28, 36)
 RULE_RGB = (70, 78, 92)
 TEXT_RGB = (240, 240, 240)
 MUTED_RGB = (150, 158, 170)
-TONES = {  # event kind -> its colour in the panel (others: TEXT_RGB)
+# An event's colour in the panel (others: TEXT_RGB), by the record's name for its kind: a label lookup, not a
+# dispatch on kind strings (the captions carry the name as far as the HTML page, which colours by it too).
+TONES = {
     "sunk": (255, 110, 100), "seized": (255, 170, 70), "collision": (255, 215, 90), "tipped": (255, 215, 90),
     "arrived": (120, 225, 140), "fulfilled": (120, 225, 140), "failed": (255, 150, 150),
     "grounded": (230, 200, 150), "replaced": (230, 200, 150), "released": (140, 200, 255),

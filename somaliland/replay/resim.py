@@ -41,7 +41,7 @@ def resimulate(story: Story, indices: list[int]) -> tuple[Story, list[str]]:
             step = story.steps[index]
             if step.kind != "throw":
                 continue
-            result = roller.roll(_scene(story, step), _throw(story, step))
+            result = roller.roll(_scene(story, step), step.throw)
             if index not in chosen:
                 continue
             problem = _compare(story, step, result)
@@ -80,21 +80,9 @@ def _scene(story: Story, step: Step):
     return Scene(board=story.world.board(), dice=tuple(dice))
 
 
-def _throw(story: Story, step: Step):
-    """Return the throw the hand made, as the record has it."""
-    from physics import PhysicsInputError
-    from somaliland.engine.encode import throw_from_json
-    from somaliland.engine.record import RecordError
-
-    try:
-        return throw_from_json(step.throw)
-    except (KeyError, TypeError, ValueError, PhysicsInputError) as error:
-        raise RecordError(story.path, step.line, f"throw line: \"actual\" is not a throw ({error})") from None
-
-
 def _compare(story: Story, step: Step, result) -> str | None:
     """Return what differs between a re-simulated roll and the record, or None."""
-    recorded = {r["name"]: r["position"] for r in step.moved}
+    recorded = {r.name: r.position for r in step.moved}
     again = {r.name: r.position for r in result.moved}
     if set(recorded) != set(again):
         return (f"{story.path}, line {step.line}: re-simulated, the throw moves {sorted(again)}, "

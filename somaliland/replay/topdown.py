@@ -13,15 +13,17 @@ from pathlib import Path
 
 import numpy as np
 
+from somaliland.engine.fold import Moment
 from somaliland.replay.story import Step, Story
+from somaliland.rules.events import Arrived, Collision, Grounded, Released, Replaced, Seized, Sunk
 from somaliland.replay.textures import player_rgb
 
-MARKS = {  # event kind -> (marker, size, label)
-    "grounded": ("^", 7, "aground"),
-    "collision": ("*", 11, "collision"),
-    "replaced": ("s", 6, "put back on the board"),
-    "sunk": ("P", 10, "sunk"),
-    "arrived": ("o", 9, "arrived"),
+MARKS = {  # event -> (marker, size, label)
+    Grounded: ("^", 7, "aground"),
+    Collision: ("*", 11, "collision"),
+    Replaced: ("s", 6, "put back on the board"),
+    Sunk: ("P", 10, "sunk"),
+    Arrived: ("o", 9, "arrived"),
 }
 SEIZED = ("X", 10, "seized by pirates here (label: their port)")
 RELEASED = ("D", 7, "released by pirates, set down here (D17)")
@@ -97,35 +99,32 @@ def _launch(story: Story, step: Step) -> tuple[float, float] | None:
     return story.world.route(carries.route).leg(Direction(carries.direction)).start if carries else None
 
 
-def _mark(ax, step: Step, event: dict, halo) -> list:
+def _mark(ax, step: Step, moment: Moment, halo) -> list:
     """Mark an event where it happened; return the labels it added (a seizure's port)."""
-    kind, ship = event.get("kind"), str(event.get("ship") or event.get("b"))
-    rgb = _rgb(ship)
-    if kind == "seized":
-        taken = step.before.get(ship)
-        if taken is None:
-            return []
-        marker, size, _ = SEIZED
-        x, y = taken[0] * 100, taken[1] * 100
-        ax.plot(x, y, marker=marker, ms=size, mfc=rgb, mec="black", mew=1.0, zorder=14)
-        return [(ax.text(x, y, f"to {event.get('port')}", fontsize=7, fontweight="bold", color="#222222",
-                         zorder=LABEL_Z, path_effects=halo), x, y)]
-    if kind == "released":
-        at = event.get("at")
-        if isinstance(at, list) and len(at) == 2:
+    event = moment.event
+    match event:
+        case Seized(ship=ship, port=port):
+            taken = step.before.get(ship)
+            if taken is None:
+                return []
+            marker, size, _ = SEIZED
+            x, y = taken[0] * 100, taken[1] * 100
+            ax.plot(x, y, marker=marker, ms=size, mfc=_rgb(ship), mec="black", mew=1.0, zorder=14)
+            return [(ax.text(x, y, f"to {port}", fontsize=7, fontweight="bold", color="#222222", zorder=LABEL_Z,
+                             path_effects=halo), x, y)]
+        case Released(ship=ship, at=at):
             marker, size, _ = RELEASED
-            ax.plot(at[0] * 100, at[1] * 100, marker=marker, ms=size, mfc="white", mec=rgb, mew=1.6, zorder=14)
-        return []
-    if kind not in MARKS:
-        return []
-    pose = step.after.get(ship) or step.before.get(ship)
-    if pose is None and kind == "sunk" and step.tracks:
-        pose = tuple(step.tracks[0].positions[-1])
-    if pose is None:
-        return []
-    marker, size, _ = MARKS[kind]
-    ax.plot(pose[0] * 100, pose[1] * 100, marker=marker, ms=size, mfc="white" if kind != "sunk" else "black",
-            mec=rgb, mew=1.4, zorder=13, alpha=0.9)
+            ax.plot(at[0] * 100, at[1] * 100, marker=marker, ms=size, mfc="white", mec=_rgb(ship), mew=1.6, zorder=14)
+            return []
+        case Collision(b=ship) | Grounded(ship=ship) | Replaced(ship=ship) | Sunk(ship=ship) | Arrived(ship=ship):
+            pose = step.after.get(ship) or step.before.get(ship)
+            if pose is None and isinstance(event, Sunk) and step.tracks:
+                pose = tuple(step.tracks[0].positions[-1])
+            if pose is None:
+                return []
+            marker, size, _ = MARKS[type(event)]
+            ax.plot(pose[0] * 100, pose[1] * 100, marker=marker, ms=size, mfc="white" if not isinstance(event, Sunk)
+                    else "black", mec=_rgb(ship), mew=1.4, zorder=13, alpha=0.9)
     return []
 
 

@@ -10,7 +10,7 @@ from somaliland.rules.allotment import Allotment, Cargo, Hull, best_allotment
 from somaliland.rules.config import DEFAULT_RULES_FILE, RulesConfig, load_rules, rules_from_dict
 from somaliland.rules.contracts import Card, Draft, drafter, legal_picks, pick
 from somaliland.rules.errors import IllegalActionError, RollMismatchError, RulesConfigError
-from somaliland.rules.events import Event, to_json
+from somaliland.rules.events import Event
 from somaliland.rules.fleet import COLOURS, DEFAULT_FLEET, ShipSpec
 from somaliland.rules.game import (begin_turn, contract_cap, end_round, game_over, new_game, placed_dice,
                                    start_draft, take_contracts)
@@ -31,5 +31,5 @@ __all__ = [
     "crash", "drafter", "end_round", "game_over", "is_aground", "launch_pose", "launchable", "launcher",
     "leg_order", "legal_picks", "load_rules", "lose_turn", "moves_left", "nearest", "new_game", "next_to_sail",
     "open_launch", "pick", "placed_dice", "replacement_point", "rules_from_dict", "score_round", "seize",
-    "standings", "start_draft", "take_contracts", "throwable", "to_json",
+    "standings", "start_draft", "take_contracts", "throwable",
 ]

@@ -1,10 +1,9 @@
-"""What the rules report happened: frozen events, each with a `kind` name, ready for a JSON game record."""
+"""What the rules report happened: frozen events, each with a `kind` name (the record line that tells it:
+`somaliland/engine/events.py` is the one codec between them and the game record)."""
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass, field, fields
-from typing import Any
+from dataclasses import dataclass, field
 
 Point = tuple[float, float]
 
@@ -142,15 +141,3 @@ class Failed:
 Event = (Launched | Grounded | Collision | Tipped | Sunk | LostTurn | TurnSkipped | Replaced | Released | Arrived
          | Seized | Fulfilled | Failed)
 
-
-def to_json(event: Any) -> dict[str, Any]:
-    """Return an event as a JSON-ready dict, `kind` first (tuples become lists, enums their values)."""
-    def plain(value: Any) -> Any:
-        if isinstance(value, enum.Enum):
-            return value.value
-        if isinstance(value, (tuple, list)):
-            return [plain(v) for v in value]
-        return value
-    out = {"kind": event.kind}
-    out.update({f.name: plain(getattr(event, f.name)) for f in fields(event) if f.name != "kind"})
-    return out

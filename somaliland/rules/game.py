@@ -23,9 +23,14 @@ from somaliland.rules.state import GameState, Holding, Sheet, ShipState, Status
 
 def new_game(config: RulesConfig, rng: np.random.Generator) -> GameState:
     """Return a game before round 1: empty score sheets, every fleet in port, the first player drawn (R2, R7, D4)."""
+    return start_game(config, draw_first_player(config, rng))
+
+
+def start_game(config: RulesConfig, first_player: int) -> GameState:
+    """Return a game before round 1 whose first player is known (drawn already, or read from a record) (R2, R7)."""
     ships = tuple(ShipState(ship_id(seat, spec), seat, spec) for seat in range(config.players) for spec in config.fleet)
     return GameState(sheets=tuple(Sheet(seat) for seat in range(config.players)), ships=ships,
-                     deck=full_deck(config), first_player=draw_first_player(config, rng))
+                     deck=full_deck(config), first_player=first_player)
 
 
 def contract_cap(state: GameState, seat: int, config: RulesConfig) -> int:
@@ -37,7 +42,11 @@ def contract_cap(state: GameState, seat: int, config: RulesConfig) -> int:
 
 def start_draft(state: GameState, config: RulesConfig, rng: np.random.Generator) -> Draft:
     """Return this round's draft: nine cards dealt from the deck, the round's first player to pick (R4, R5, R6)."""
-    offer = deal(state.deck, config, rng)
+    return draft_of(state, deal(state.deck, config, rng), config)
+
+
+def draft_of(state: GameState, offer: tuple[Card, ...], config: RulesConfig) -> Draft:
+    """Return the draft of cards already dealt (by `start_draft`, or read from a record): the first player picks (R5, R6)."""
     caps = tuple(contract_cap(state, seat, config) for seat in range(state.players))
     return open_draft(offer, caps, state.first_player)
 

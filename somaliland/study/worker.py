@@ -105,7 +105,7 @@ def play_task(task: GameTask) -> GameOutcome:
         from somaliland.study.tables import game_tables
 
         result = play_game(task.setup, world, _roller(task.physics), policy_factory(task.factory))
-        tables = game_tables(result.events, world)
+        tables = game_tables(result.told, world)
         cpu = time.process_time() - t0
         tables["games"][0].update(status="ok", cpu_s=cpu, worker=worker, code=code_version(),
                                   machine=describe(fingerprint()))
