@@ -122,6 +122,10 @@ class View:
         shape = c.createVisualShape(c.GEOM_BOX, halfExtents=half_extents, rgbaColor=rgba, visualFramePosition=offset)
         return int(c.createMultiBody(baseMass=0, baseVisualShapeIndex=shape, basePosition=position))
 
+    def recolour(self, body: int, rgba: tuple[float, float, float, float]) -> None:
+        """Paint a body's shape another colour."""
+        self._c.changeVisualShape(body, -1, rgbaColor=list(rgba))
+
     def place(self, body: int, position, orientation) -> None:
         """Put a body at a position with an orientation (x, y, z, w)."""
         self._c.resetBasePositionAndOrientation(body, list(position), list(orientation))

@@ -41,6 +41,7 @@ LINE_PX = 18  # pixels from one caption line to the next
 PAD_PX = 14  # the column's inner margin
 TEXT_DEPTH = 0.05  # m in front of the camera: texts and the column's backdrop ride on the camera
 MAX_NEWS_LINES = 22
+SHOT_TIMEOUT = 60.0  # s a screenshot waits for the window to draw what it was given
 KEYS_HELP = (("space pause/play", "<- -> throw", "up/down turn", "1-9 round", "+/- speed", "r replay throw", "q quit"),
              ("cameras: o overview", "f follow the die", "p pirate ports (again: the next)", "mouse: orbit, zoom"))
 GAP = "   "  # between the keys of the help lines
@@ -113,7 +114,7 @@ class Viewer:
         self.lens = list(shown.projection)
         self.presets = self._presets()
         self.holder = self._backdrop()  # carries the column's backdrop and texts in front of the camera
-        self.holder_view: tuple = ()
+        self.holder_orbit: tuple = ()
         self.texts: list[int] = []
         self.text_keys: list[tuple] = []
         self._aim()
@@ -273,8 +274,7 @@ class Viewer:
         return self.view.box(half, (*(c / 255 for c in PANEL_RGB), 1.0), offset=centre)
 
     def _overlay(self, lines: list[tuple[str, tuple[int, int, int]]]) -> None:
-        """Write the caption lines down the column, top to bottom, each in its colour (an empty line is a gap:
-        PyBullet loses a text after an empty one)."""
+        """Write the caption lines down the column, top to bottom, each in its colour (an empty line is a gap)."""
         self._place_holder()
         layout, p00, p11 = self.layout, self.lens[0], self.lens[5]
         x = 1.0 - 2.0 * (layout.column - PAD_PX) / layout.width
@@ -298,37 +298,39 @@ class Viewer:
         del self.texts[len(written):], self.text_keys[len(written):]
 
     def _place_holder(self) -> None:
-        """Put the overlay's holder body at the camera's eye, turned with it: its backdrop and texts follow."""
+        """Put the overlay's holder body at the camera's eye, turned with it: its backdrop and texts follow.
+        The eye comes from the camera's orbit (target, distance, yaw, pitch): the window's own view matrix is
+        only brought up to date when it next draws."""
         from scipy.spatial.transform import Rotation
 
-        view = self.view.camera().view
-        if view == self.holder_view:
+        from physics.view import view_matrix
+
+        shown = self.view.camera()
+        orbit = (shown.target, shown.distance, shown.yaw, shown.pitch)
+        if orbit == self.holder_orbit:
             return
-        self.holder_view = view
-        eye, right, up, back = camera_axes(list(view))
+        self.holder_orbit = orbit
+        eye, right, up, back = camera_axes(view_matrix(*orbit))
         turn = Rotation.from_matrix(np.column_stack([right, up, back])).as_quat()
         self.view.place(self.holder, eye.tolist(), turn.tolist())
 
     # -- screenshots ------------------------------------------------------------------------------
-    def screenshot(self, path: Path, settle: float = 0.6) -> None:
-        """Show the outcome of the last chosen step, save the window as a PNG (camera matrices and layout
-        beside it in PATH.json), and close."""
+    def screenshot(self, path: Path) -> None:
+        """Show the outcome of the last chosen step, save the window as a PNG (camera matrices, layout and the
+        caption lines beside it in PATH.json), and close."""
         from PIL import Image
 
         head = self.head
         head.go(head.last)
         head.t = self.story.steps[head.last].duration
         head.playing = False
-        end = time.monotonic() + settle
-        while time.monotonic() < end:
-            self._draw()
-            time.sleep(FRAME)
-        camera = self.view.camera()
-        image = self.view.grab()
+        self._draw()
+        image = self._drawn()
         if image is None:
             print("somaliland replay: warning: cannot read the window's pixels (not an X11 display); the "
                   "screenshot shows the 3-D scene without the captions", file=sys.stderr)
             image = self.view.scene_image()
+        camera = self.view.camera()
         path.parent.mkdir(parents=True, exist_ok=True)
         Image.fromarray(image).save(path)
         path.with_suffix(path.suffix + ".json").write_text(json.dumps(
@@ -337,6 +339,28 @@ class Viewer:
              "column": self.layout.column, "lines": caption_lines(self.story, head, self.story.steps[head.index],
                                                                    self.layout)}))
         self.close()
+
+    def _drawn(self) -> np.ndarray | None:
+        """Return the window's pixels once it has drawn everything asked of it so far, or None where they cannot
+        be read. PyBullet draws in a thread of its own, on a busy machine many frames late, and reports the
+        camera it was given only once it has drawn with it: the column's backdrop is turned black, then back,
+        and the window read until a frame shows each (commands run in order)."""
+        if self.view.grab() is None:
+            return None
+        deadline = time.monotonic() + SHOT_TIMEOUT
+        image = None
+        for rgb, seen in (((0, 0, 0), lambda v: v < 4), (PANEL_RGB, lambda v: v > 8)):
+            self.view.recolour(self.holder, tuple(c / 255 for c in rgb) + (1.0,))
+            while time.monotonic() < deadline:
+                self._draw()  # the backdrop follows the camera as the window catches up with it
+                image = self.view.grab()
+                if seen(float(image[-4, -4].mean())):  # a pixel of the column no text reaches
+                    break
+                time.sleep(FRAME)
+        if time.monotonic() >= deadline:
+            print(f"somaliland replay: warning: the window did not draw within {SHOT_TIMEOUT:g} s; the screenshot "
+                  "may show an older frame", file=sys.stderr)
+        return image
 
 
 def caption_lines(story: Story, head: Playhead, step: Step, layout: Layout) -> list[tuple[str, tuple[int, int, int]]]:
