@@ -19,8 +19,9 @@ from somaliland.replay.overlay import MUTED_RGB, TONES
 from somaliland.replay.story import load_story
 from somaliland.replay.textures import player_rgb
 
-needs_xvfb = pytest.mark.skipif(shutil.which("xvfb-run") is None,
-                                reason="xvfb-run is not installed (make setup installs it as root: apt-get install xvfb)")
+needs_xvfb = pytest.mark.skipif(
+    shutil.which("xvfb-run") is None,
+    reason="xvfb-run is not installed (make setup installs it as root: apt-get install xvfb)")
 
 SEA_RGB, LAND_RGB = (0x8D, 0xBB, 0xDC), (0xEC, 0xDC, 0xB0)  # somaliland/map/render.py, lit and shaded by the GUI
 PYBULLET_BACKGROUND = (179, 179, 204)  # the lavender PyBullet's window shows where nothing is drawn

@@ -139,18 +139,19 @@ class Viewer:
         return presets
 
     def _aim(self, poses: dict | None = None) -> None:
-        """Point the window's camera as the playhead's camera says."""
-        head, view = self.head, self.view
+        """Point the window's camera as the playhead's camera says; the follow camera keeps its distance and
+        angles whatever the mouse did (the window reports a camera only once it has drawn with it)."""
+        head = self.head
         if head.camera == "follow":
-            pose = self._followed(poses or self.table.shown)
-            if pose is not None:
-                base = self.presets["follow"]
-                shown = view.camera()
-                view.aim((base.target[0] + pose[0], base.target[1] + pose[1], base.target[2]),
-                         shown.distance, shown.yaw, shown.pitch)
+            pose = self._followed(poses if poses is not None else self.table.shown)
+            base = self.presets["follow"]
+            x, y = (pose[0], pose[1]) if pose is not None else (0.0, 0.0)
+            if pose is not None or poses is None:
+                self.view.aim((base.target[0] + x, base.target[1] + y, base.target[2]), base.distance, base.yaw,
+                              base.pitch)
             return
         camera = self.presets[f"port {head.port}" if head.camera == "port" else "overview"]
-        view.aim(camera.target, camera.distance, camera.yaw, camera.pitch)
+        self.view.aim(camera.target, camera.distance, camera.yaw, camera.pitch)
 
     def _followed(self, poses: dict):
         step = self.story.steps[self.head.index]
@@ -164,9 +165,6 @@ class Viewer:
                 return
             head.port = (head.port + 1) % ports if head.camera == "port" else 0
         head.camera = camera
-        if camera == "follow":
-            base = self.presets["follow"]
-            self.view.aim(base.target, base.distance, base.yaw, base.pitch)
         self._aim()
 
     # -- the loop ---------------------------------------------------------------------------------
