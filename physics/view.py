@@ -64,6 +64,7 @@ class View:
                            f"--background_color_green={green} --background_color_blue={blue}")
             self._c = bullet_client.BulletClient(p.GUI if size is not None else p.DIRECT, options=options)
         self.window = size is not None
+        self.aimed: tuple | None = None  # the last camera asked for: target, distance, yaw, pitch
         if self.window:
             self._plain_window()
 
@@ -138,8 +139,9 @@ class View:
                             float(distance), tuple(float(v) for v in target))
 
     def aim(self, target, distance: float, yaw: float, pitch: float) -> None:
-        """Point the window's orbit camera."""
+        """Point the window's orbit camera (the window reports it once it has drawn with it; `aimed` at once)."""
         self._c.resetDebugVisualizerCamera(distance, yaw, pitch, list(target))
+        self.aimed = (tuple(target), distance, yaw, pitch)
 
     def key_events(self) -> dict[int, int]:
         """Return the keys seen since the last call: key code -> state bits (KEY_WAS_TRIGGERED, ...)."""

@@ -163,3 +163,38 @@ def test_the_cameras_fit_any_board_shape():
         assert corners[:, 1].min() >= -1 and corners[:, 1].max() <= 801
         wide, high = np.ptp(corners[:, 0]) / (1280 - layout.column), np.ptp(corners[:, 1]) / 800
         assert max(wide, high) > 0.9, (width, depth, corners)
+
+
+CAMERAS_SCRIPT = """
+import json, sys
+from somaliland.replay.story import load_story
+from somaliland.replay.gui import Viewer
+story = load_story(sys.argv[1])
+viewer = Viewer(story, 0, len(story.steps) - 1)
+seen = {}
+for action in ("overview", "port", "port", "follow", "next turn", "faster", "round 2", "overview"):
+    viewer._act(action)
+    viewer._advance(0.5)
+    viewer._draw()
+    target, distance, yaw, pitch = viewer.view.aimed
+    seen[action] = [distance, pitch, list(target), viewer.head.index, viewer.head.speed, viewer.head.camera,
+                    viewer.head.port]
+viewer.close()
+print(json.dumps(seen))
+"""
+
+
+@needs_xvfb
+def test_keys_move_through_the_game_and_switch_cameras(tmp_path, story):
+    run = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-c", CAMERAS_SCRIPT,
+                          story.path], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    seen = json.loads(run.stdout.strip().splitlines()[-1])
+    overview, port, follow = seen["overview"], seen["port"], seen["follow"]
+    assert port[5] == "port" and follow[5] == "follow" and overview[5] == "overview"
+    assert seen["port"][6] == (1 if len(story.world.pirate_ports) > 1 else 0)  # pressed twice: the next port
+    assert port[0] < 0.6 * overview[0] and follow[0] < 0.6 * overview[0]  # both look closer than the overview
+    x, y = story.world.pirate_ports[port[6]].point
+    assert abs(port[2][0] - x) < 0.1 * story.world.width and abs(port[2][1] - y) < 0.25 * story.world.depth
+    assert seen["next turn"][3] > 0 and seen["faster"][4] == 2.0
+    assert story.steps[seen["round 2"][3]].round == 2
