@@ -100,9 +100,10 @@ def test_the_board_fills_its_part_of_the_window(shot):
     painted = (np.minimum(distance(board, SEA_RGB), distance(board, LAND_RGB)) < 50) & \
         (distance(board, PYBULLET_BACKGROUND) > 20)
     assert painted.mean() > 0.55, f"sea and land cover only {painted.mean():.0%} of the board's part"
-    corners = pixels(camera, [(0, 0, 0), (story.world.width, 0, 0), (0, story.world.depth, 0)])
-    rows = corners[:, 1]
-    assert rows.max() - rows.min() > 0.85 * camera["height"], "the board spans less than 85% of the height"
+    w, d = story.world.width, story.world.depth
+    corners = pixels(camera, [(0, 0, 0), (w, 0, 0), (0, d, 0), (w, d, 0)])
+    high, wide = np.ptp(corners[:, 1]) / camera["height"], np.ptp(corners[:, 0]) / board.shape[1]
+    assert max(high, wide) > 0.85, f"the board spans {high:.0%} of the height, {wide:.0%} of its part's width"
 
 
 @needs_xvfb
