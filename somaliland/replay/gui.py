@@ -35,7 +35,7 @@ BOARD_MARGIN = 0.97  # the overview shows the board this close to the edges of i
 FOLLOW_SHARE = 0.3  # the follow camera shows a square this share of the board's shorter side ...
 FOLLOW_PITCH = -50.0
 PORT_SHARE = 0.4  # ... a pirate port's camera one this large around the port
-FONT_PX = (6.5, 13.0)  # PyBullet's bitmap font at text size 1: a character's advance and a line's height
+FONT_PX = (6.5, 13.0)  # PyBullet's bitmap font at text size 1: a character's advance, a line's height (measured)
 TEXT_SIZE = 1.0
 LINE_PX = 18  # pixels from one caption line to the next
 PAD_PX = 14  # the column's inner margin
@@ -114,7 +114,7 @@ class Viewer:
         self.lens = list(shown.projection)
         self.presets = self._presets()
         self.holder = self._backdrop()  # carries the column's backdrop and texts in front of the camera
-        self.holder_orbit: tuple = ()
+        self.holder_orbit: Camera | None = None
         self.texts: list[int] = []
         self.text_keys: list[tuple] = []
         self._aim()
@@ -301,14 +301,12 @@ class Viewer:
         only brought up to date when it next draws."""
         from scipy.spatial.transform import Rotation
 
-        from physics.view import view_matrix
-
         shown = self.view.camera()
-        orbit = (shown.target, shown.distance, shown.yaw, shown.pitch)
+        orbit = Camera(shown.target, shown.distance, shown.yaw, shown.pitch)
         if orbit == self.holder_orbit:
             return
         self.holder_orbit = orbit
-        eye, right, up, back = camera_axes(view_matrix(*orbit))
+        eye, right, up, back = camera_axes(orbit.view())
         turn = Rotation.from_matrix(np.column_stack([right, up, back])).as_quat()
         self.view.place(self.holder, eye.tolist(), turn.tolist())
 
