@@ -1,5 +1,5 @@
-"""The PyBullet adapter: rolls one die through a scene and reports plain data. The only module that
-imports pybullet.
+"""The PyBullet adapter: rolls one die through a scene and reports plain data. With `physics/view.py` (which
+only draws) the only module that imports pybullet.
 
 By default each roll builds a fresh world (Bullet is deterministic on a freshly built world, and saved states
 do not survive sleeping: bullet3 issue #3993), so a roll's result depends on its scene and throw alone, bit

@@ -1,5 +1,7 @@
-"""The GUI replay under Xvfb: a screenshot of PyBullet's window shows the board, and each die in its player's
-colour where the record left it (rest positions projected with the GUI's own camera matrices)."""
+"""The GUI replay under Xvfb: a screenshot of PyBullet's window shows the board filling its part of the window,
+each die in its player's colour where the record left it (rest positions projected with the GUI's own camera
+matrices), every caption line in its own colour in the column beside it, and none of PyBullet's own furniture
+(side panels, white strips, its lavender background). Without Xvfb only the caption lines are checked."""
 
 import json
 import shutil
@@ -10,14 +12,24 @@ import numpy as np
 import pytest
 from replay_fixtures import record_game
 
+from physics.view import projection_matrix
+from somaliland.replay import gui
 from somaliland.replay.camera import project
+from somaliland.replay.overlay import MUTED_RGB, TONES
 from somaliland.replay.story import load_story
 from somaliland.replay.textures import player_rgb
 
-pytestmark = pytest.mark.skipif(shutil.which("xvfb-run") is None,
-                                reason="xvfb-run is not installed (make setup installs it as root: apt-get install xvfb)")
+needs_xvfb = pytest.mark.skipif(
+    shutil.which("xvfb-run") is None,
+    reason="xvfb-run is not installed (make setup installs it as root: apt-get install xvfb)")
 
 SEA_RGB, LAND_RGB = (0x8D, 0xBB, 0xDC), (0xEC, 0xDC, 0xB0)  # somaliland/map/render.py, lit and shaded by the GUI
+PYBULLET_BACKGROUND = (179, 179, 204)  # the lavender PyBullet's window shows where nothing is drawn
+
+
+@pytest.fixture(scope="module")
+def story(tmp_path_factory):
+    return load_story(record_game(tmp_path_factory.mktemp("gui-story") / "game.jsonl"))
 
 
 @pytest.fixture(scope="module")
@@ -45,12 +57,14 @@ def near(image, col, row, rgb, radius=3, tolerance=70.0):
     return bool(np.any(np.linalg.norm(window.astype(float) - np.array(rgb), axis=1) < tolerance))
 
 
+@needs_xvfb
 def test_the_screenshot_shows_the_end_of_the_chosen_round(shot):
     story, image, camera = shot
     assert image.shape[:2] == (camera["height"], camera["width"])
     assert camera["step"] == story.select(1)[-1]
 
 
+@needs_xvfb
 def test_the_board_is_visible_with_its_sea_and_land(shot):
     story, image, camera = shot
     sea = [(x, y) for x, y in ((0.65, 0.15), (0.6, 0.3), (0.7, 0.25)) if not story.world.is_land(x, y)]
@@ -63,6 +77,7 @@ def test_the_board_is_visible_with_its_sea_and_land(shot):
         assert near(image, col, row, LAND_RGB, tolerance=90), f"no land at {x}, {y}"
 
 
+@needs_xvfb
 def test_each_die_shows_in_its_colour_where_the_record_left_it(shot):
     story, image, camera = shot
     board = story.steps[camera["step"]].after
@@ -72,3 +87,115 @@ def test_each_die_shows_in_its_colour_where_the_record_left_it(shot):
     assert len(found) >= 4 and all(found), dict(zip(board, found))
     away = pixels(camera, [(0.6, 0.2, 0.0)])[0]  # open sea where no die lies
     assert not any(near(image, *away, player_rgb(colour)) for colour in story.colours)
+
+
+def distance(image, rgb):
+    return np.linalg.norm(image[:, :, :3].astype(float) - np.array(rgb, dtype=float), axis=2)
+
+
+@needs_xvfb
+def test_the_board_fills_its_part_of_the_window(shot):
+    story, image, camera = shot
+    board = image[:, :camera["width"] - camera["column"]]
+    painted = (np.minimum(distance(board, SEA_RGB), distance(board, LAND_RGB)) < 50) & \
+        (distance(board, PYBULLET_BACKGROUND) > 20)
+    assert painted.mean() > 0.55, f"sea and land cover only {painted.mean():.0%} of the board's part"
+    w, d = story.world.width, story.world.depth
+    corners = pixels(camera, [(0, 0, 0), (w, 0, 0), (0, d, 0), (w, d, 0)])
+    high, wide = np.ptp(corners[:, 1]) / camera["height"], np.ptp(corners[:, 0]) / board.shape[1]
+    assert max(high, wide) > 0.85, f"the board spans {high:.0%} of the height, {wide:.0%} of its part's width"
+
+
+@needs_xvfb
+def test_every_caption_line_shows_in_its_own_colour(shot):
+    story, image, camera = shot
+    column = image[:, camera["width"] - camera["column"]:]
+    lines = camera["lines"]
+    tones = {tuple(rgb) for text, rgb in lines if text}
+    assert len(tones) >= 3, lines  # where we are, the events in their tones, the muted help
+    assert any(tuple(TONES[kind]) in tones for kind in ("arrived", "fulfilled", "failed", "round_end", "final"))
+    for row, (text, rgb) in enumerate(lines):
+        if not text:
+            continue
+        base = gui.PAD_PX + round(gui.FONT_PX[1] * gui.TEXT_SIZE) + row * gui.LINE_PX
+        band = column[max(0, base - gui.LINE_PX + 4):base + 4]
+        inked = int((distance(band, rgb) < 40).sum())
+        assert inked >= 4 * len(text.replace(" ", "")), f"line {row} {text!r}: {inked} pixels of {rgb}"
+
+
+@needs_xvfb
+def test_no_pybullet_furniture_shows(shot):
+    story, image, camera = shot
+    white = image[:, :, :3].min(axis=2) > 230
+    assert white.mean() < 0.01, f"{white.mean():.1%} of the window is white"
+    assert not np.any(white.mean(axis=1) > 0.5) and not np.any(white.mean(axis=0) > 0.5), "a white strip"
+    assert (distance(image, PYBULLET_BACKGROUND) < 12).mean() < 0.01, "PyBullet's lavender background shows"
+
+
+def test_caption_lines_tell_each_event_in_its_tone(story):
+    last = story.select(1)[-1]
+    head = gui.Playhead(last, t=story.steps[last].duration)
+    lines = gui.caption_lines(story, head, story.steps[last], gui.Layout(1280, 800))
+    news = [(kind, text) for kind, text in gui.captions.news(story, story.steps[last], True)]
+    assert news
+    for kind, text in news:
+        first = gui.wrap(text, gui.Layout(1280, 800).chars)[0]
+        assert (first, TONES.get(kind, gui.TEXT_RGB)) in lines, (kind, text)
+    assert any(rgb == MUTED_RGB and "q quit" in text for text, rgb in lines)
+
+
+def test_wrap_keeps_lines_short_and_ascii():
+    lines = gui.wrap("ship \u2013 aground \u00d7 2 \u2192 port " + "word " * 30, 24, indent="  ")
+    assert all(len(line) <= 24 for line in lines)
+    assert lines[0] == "ship - aground x 2 ->" and all(line.startswith("  ") for line in lines[1:])
+    assert all(line.isascii() for line in lines)
+    assert gui.wrap("a" * 40, 10) == ["a" * 40]  # a longer word keeps its own line
+
+
+def test_the_cameras_fit_any_board_shape():
+    for width, depth in ((0.75, 0.9), (1.2, 0.5), (0.4, 0.4)):
+        layout = gui.Layout(1280, 800)
+        lens = projection_matrix(90.0, 1280 / 800, 0.01, 10.0)  # the window's lens
+        camera = gui.fit((0.0, 0.0, width, depth), 1280 / 800, gui.PITCH, gui.BOARD_MARGIN, lens,
+                         layout.board_window)
+        corners = project(np.array([(x, y, 0.0) for x in (0, width) for y in (0, depth)]), camera.view(), lens,
+                          1280, 800)
+        assert corners[:, 0].min() >= -1 and corners[:, 0].max() <= 1280 - layout.column + 1
+        assert corners[:, 1].min() >= -1 and corners[:, 1].max() <= 801
+        wide, high = np.ptp(corners[:, 0]) / (1280 - layout.column), np.ptp(corners[:, 1]) / 800
+        assert max(wide, high) > 0.9, (width, depth, corners)
+
+
+CAMERAS_SCRIPT = """
+import json, sys
+from somaliland.replay.story import load_story
+from somaliland.replay.gui import Viewer
+story = load_story(sys.argv[1])
+viewer = Viewer(story, 0, len(story.steps) - 1)
+seen = {}
+for action in ("overview", "port", "port", "follow", "next turn", "faster", "round 2", "overview"):
+    viewer._act(action)
+    viewer._advance(0.5)
+    viewer._draw()
+    target, distance, yaw, pitch = viewer.view.aimed
+    seen[action] = [distance, pitch, list(target), viewer.head.index, viewer.head.speed, viewer.head.camera,
+                    viewer.head.port]
+viewer.close()
+print(json.dumps(seen))
+"""
+
+
+@needs_xvfb
+def test_keys_move_through_the_game_and_switch_cameras(tmp_path, story):
+    run = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-c", CAMERAS_SCRIPT,
+                          story.path], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    seen = json.loads(run.stdout.strip().splitlines()[-1])
+    overview, port, follow = seen["overview"], seen["port"], seen["follow"]
+    assert port[5] == "port" and follow[5] == "follow" and overview[5] == "overview"
+    assert seen["port"][6] == (1 if len(story.world.pirate_ports) > 1 else 0)  # pressed twice: the next port
+    assert port[0] < 0.6 * overview[0] and follow[0] < 0.6 * overview[0]  # both look closer than the overview
+    x, y = story.world.pirate_ports[port[6]].point
+    assert abs(port[2][0] - x) < 0.1 * story.world.width and abs(port[2][1] - y) < 0.25 * story.world.depth
+    assert seen["next turn"][3] > 0 and seen["faster"][4] == 2.0
+    assert story.steps[seen["round 2"][3]].round == 2

@@ -17,7 +17,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                        "write an HTML replay",
         description="Replay a game record (from `somaliland play --record`). Without -o or --top-down, opens "
                     "PyBullet's 3-D GUI on the board and plays the throws at real speed; keys: space pause, "
-                    "left/right throw, up/down turn, 1-9 round, +/- speed, f follow camera, r replay, q quit. "
+                    "left/right throw, up/down turn, 1-9 round, +/- speed, r replay, q quit; cameras: o overview, "
+                    "f follow the die, p pirate ports. "
                     "With -o, renders the chosen round (and turn) offscreen to a .gif, .mp4 or .png (last frame); "
                     "with --html, writes the whole game as one page that replays it in any browser.",
     )
@@ -43,8 +44,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                    help="re-simulate the chosen throws and check each comes to rest where the record says; "
                         "throws recorded without paths then play their re-simulated paths")
     p.add_argument("--screenshot", type=Path, default=None, metavar="PNG",
-                   help="GUI: show the end of the chosen round/turn, save the 3-D view (and PNG.json with the "
-                        "camera matrices) and exit; for tests and bug reports")
+                   help="GUI: show the end of the chosen round/turn, save the window with its captions (and PNG.json "
+                        "with the camera matrices and caption lines) and exit; for tests and bug reports")
     p.set_defaults(run=run)
 
 

@@ -22,10 +22,9 @@ class Camera:
 
     def view(self) -> list[float]:
         """Return the 4x4 view matrix, column-major as PyBullet takes it."""
-        import pybullet
+        from physics.view import view_matrix
 
-        return list(pybullet.computeViewMatrixFromYawPitchRoll(self.target, self.distance, self.yaw, self.pitch,
-                                                               0.0, 2))
+        return view_matrix(self.target, self.distance, self.yaw, self.pitch)
 
 
 Window = tuple[float, float, float, float]  # left, right, bottom, top of a part of the image, -1..1 each way
@@ -36,17 +35,26 @@ def overview(width: float, depth: float, aspect: float, pitch: float = -62.0, ma
              lens: list[float] | None = None, window: Window = WHOLE) -> Camera:
     """Return a camera from the south showing the whole width x depth board as large as it fits in `window`
     (a part of the image, within `margin` of its size), through the replay's lens or another projection
-    matrix (the GUI's, whose side panels leave only part of the window free)."""
-    corners = np.array([[x, y, 0.0] for x in (0.0, width) for y in (0.0, depth)])
+    matrix (a GUI window's)."""
+    return fit((0.0, 0.0, width, depth), aspect, pitch, margin, lens, window)
+
+
+def fit(area: tuple[float, float, float, float], aspect: float, pitch: float = -62.0, margin: float = 0.92,
+        lens: list[float] | None = None, window: Window = WHOLE) -> Camera:
+    """Return a camera from the south showing the rectangle (x0, y0, x1, y1) of the board's plane as large as
+    it fits in `window` (a part of the image, within `margin` of its size), through the replay's lens or
+    another projection matrix."""
+    x0, y0, x1, y1 = area
+    corners = np.array([[x, y, 0.0] for x in (x0, x1) for y in (y0, y1)])
     proj = lens if lens is not None else projection(aspect)
     left, right, bottom, top = window
     centre = np.array([(left + right) / 2, (bottom + top) / 2])
     half = np.array([(right - left) / 2, (top - bottom) / 2]) * margin
-    target = np.array([width / 2, depth / 2, 0.0])
+    target = np.array([(x0 + x1) / 2, (y0 + y1) / 2, 0.0])
     camera = Camera(tuple(target), 1.0, 0.0, pitch)
-    for _ in range(4):  # fit the board's size, then slide its picture to the window's centre; twice over
+    for _ in range(4):  # fit the area's size, then slide its picture to the window's centre; twice over
         near, far = 0.05, 20.0
-        for _ in range(40):  # bisect: the board fits from `far`, not from `near`
+        for _ in range(40):  # bisect: the area fits from `far`, not from `near`
             mid = (near + far) / 2
             ndc = _ndc(corners, Camera(tuple(target), mid, 0.0, pitch).view(), proj)
             near, far = (near, mid) if np.all((ndc.max(0) - ndc.min(0)) / 2 <= half) else (mid, far)
@@ -85,9 +93,9 @@ def follow(x: float, y: float, heading_deg: float = 0.0) -> Camera:
 
 def projection(aspect: float) -> list[float]:
     """Return the 4x4 projection matrix (column-major) of the replay's lens for an image of this aspect."""
-    import pybullet
+    from physics.view import projection_matrix
 
-    return list(pybullet.computeProjectionMatrixFOV(FOV_DEG, aspect, NEAR, FAR))
+    return projection_matrix(FOV_DEG, aspect, NEAR, FAR)
 
 
 def project(points: np.ndarray, view: list[float], proj: list[float], width: int, height: int) -> np.ndarray:

@@ -1,5 +1,5 @@
 """Moving through a story: the step after or before, the first step of the next or previous turn, the
-first step of a round. Pure functions of step indices, shared by the GUI's keys and buttons."""
+first step of a round. Pure functions of step indices, shared by the GUI's keys."""
 
 from __future__ import annotations
 

@@ -1,14 +1,17 @@
-"""The interactive replay: PyBullet's GUI window on the textured board, the throws played from their
-recorded paths at real speed, keys and side-panel buttons to move through the game, and an overlay.
+"""The interactive replay: a PyBullet window on the textured board, the throws played from their recorded
+paths at real speed, keys to move through the game and to switch cameras, and a caption column beside the
+board saying what happened in the words of `play`'s account (`captions.news`), each event in its colour
+(`overlay.TONES`), as the exported frames do.
 
-Keys (also listed on screen): space pause/play, right/left next/previous throw, up/down next/previous
-turn, 1-9 jump to a round, +/- speed, f follow-the-die camera, r replay the throw, q quit. The side
-panel has the same as buttons, plus sliders for the round and the speed.
+Keys (listed at the foot of the column): space pause/play, right/left next/previous throw, up/down
+next/previous turn, 1-9 jump to a round, +/- speed, r replay the throw, q or Esc quit; cameras: o overview,
+f follow the die, p the pirate ports one after another. The mouse orbits and zooms as usual in PyBullet.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,34 +19,46 @@ from pathlib import Path
 import numpy as np
 
 from somaliland.replay import captions, cursor
-from somaliland.replay.camera import camera_axes, overview
+from somaliland.replay.camera import Camera, camera_axes, fit
 from somaliland.replay.motion import poses_at
-from somaliland.replay.story import Story
+from somaliland.replay.overlay import MUTED_RGB, PANEL_RGB, TEXT_RGB, TONES
+from somaliland.replay.story import Step, Story
 
 HOLD = 1.5  # s of replay time an outcome stays before the next step plays
 FRAME = 1 / 60  # s between redraws
 SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
-KEYS_HELP = ("keys: space pause/play   <- -> throw   up/down turn   1-9 round",
-             "      +/- speed   f follow camera   r replay throw   q quit")
-TEXT_LEFT, TEXT_TOP, TEXT_STEP = -0.6, 0.86, 0.05  # screen position (-1..1) clear of PyBullet's side panels
-VIEW_WINDOW = (-0.6, 0.56, -0.64, 0.3)  # where the board shows: between the panels, below the overlay
-TEXT_DEPTH = 0.1  # m in front of the camera
-MAX_NEWS = 7
-TEXT_RGB = (0.05, 0.05, 0.1)
-ALERT_RGB = (0.75, 0.1, 0.0)
-BUTTONS = ("next throw", "previous throw", "next turn", "previous turn", "pause / play", "follow camera",
-           "replay throw")
+WINDOW = (1280, 800)  # pixels
+BACKGROUND = (0.11, 0.12, 0.14)  # the room around the table
+PITCH = -75.0  # degrees: the cameras look down from the south, steeply: PyBullet's window sees 90 degrees high
+COLUMN_SHARE = 0.3  # of the window's width, for the captions
+BOARD_MARGIN = 0.97  # the overview shows the board this close to the edges of its part of the window
+FOLLOW_SHARE = 0.3  # the follow camera shows a square this share of the board's shorter side ...
+FOLLOW_PITCH = -50.0
+PORT_SHARE = 0.4  # ... a pirate port's camera one this large around the port
+FONT_PX = (6.5, 13.0)  # PyBullet's bitmap font at text size 1: a character's advance, a line's height (measured)
+TEXT_SIZE = 1.0
+LINE_PX = 18  # pixels from one caption line to the next
+PAD_PX = 14  # the column's inner margin
+TEXT_DEPTH = 0.05  # m in front of the camera: texts and the column's backdrop ride on the camera
+MAX_NEWS_LINES = 22
+SHOT_TIMEOUT = 60.0  # s a screenshot waits for the window to draw what it was given
+KEYS_HELP = (("space pause/play", "<- -> throw", "up/down turn", "1-9 round", "+/- speed", "r replay throw", "q quit"),
+             ("cameras: o overview", "f follow the die", "p pirate ports (again: the next)", "mouse: orbit, zoom"))
+GAP = "   "  # between the keys of the help lines
+ASCII = {"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00d7": "x", "\u2192": "->", "\u2190": "<-", "\u00b0": " deg",
+         "\u2026": "...", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "}
 
 
 @dataclass
 class Playhead:
-    """Where the replay is: the step, the time into it, and how it plays."""
+    """Where the replay is: the step, the time into it, how it plays and which camera looks."""
 
     index: int
     t: float = 0.0
     playing: bool = True
     speed: float = 1.0
-    follow: bool = False
+    camera: str = "overview"  # "overview", "follow" or "port"
+    port: int = 0  # which pirate port the port camera shows
     held: float = 0.0  # s the current outcome has been shown
     last: int = 0  # play up to and including this step, then pause
 
@@ -52,55 +67,112 @@ class Playhead:
         self.index, self.t, self.held = index, 0.0, 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where things go in a window of width x height pixels: the board's part (left) and the caption column
+    (right), in pixels and as the normalised window (-1..1) the cameras fit the board into."""
+
+    width: int
+    height: int
+
+    @property
+    def column(self) -> int:
+        """Return the caption column's width in pixels."""
+        return max(240, round(self.width * COLUMN_SHARE))
+
+    @property
+    def board_window(self) -> tuple[float, float, float, float]:
+        """Return the board's part of the window as (left, right, bottom, top), -1..1."""
+        return (-1.0, 1.0 - 2.0 * self.column / self.width, -1.0, 1.0)
+
+    @property
+    def chars(self) -> int:
+        """Return how many characters of the bitmap font fit on a caption line."""
+        return int((self.column - 2 * PAD_PX) / (FONT_PX[0] * TEXT_SIZE))
+
+    @property
+    def rows(self) -> int:
+        """Return how many caption lines fit in the column."""
+        return (self.height - 2 * PAD_PX) // LINE_PX
+
+
 class Viewer:
     """The GUI replay of a story."""
 
     def __init__(self, story: Story, first: int, last: int, speed: float = 1.0, follow: bool = False,
-                 width: int = 1280, height: int = 800) -> None:
+                 size: tuple[int, int] = WINDOW) -> None:
         from somaliland.replay.table import Table
 
         self.story = story
-        self.table = Table(story, gui=True, options=f"--width={width} --height={height}")
-        self.client = self.table.client
-        self.head = Playhead(first, speed=speed, follow=follow, last=last)
+        self.table = Table(story, window=size, background=BACKGROUND)
+        self.view = self.table.view
+        self.head = Playhead(first, speed=speed, camera="follow" if follow else "overview", last=last)
+        self.down: set[int] = set()  # keys seen pressed and not yet released
+        self.keys = key_actions()
+        shown = self.view.camera()
+        self.layout = Layout(shown.width, shown.height)
+        self.lens = list(shown.projection)
+        self.presets = self._presets()
+        self.holder = self._backdrop()  # carries the column's backdrop and texts in front of the camera
+        self.holder_orbit: Camera | None = None
         self.texts: list[int] = []
         self.text_keys: list[tuple] = []
-        self.down: set[int] = set()  # keys seen pressed and not yet released
-        self.keys = key_actions(self.client)
-        dot = self.client.createVisualShape(self.client.GEOM_SPHERE, radius=1e-5, rgbaColor=(0, 0, 0, 0))
-        self.holder = self.client.createMultiBody(baseMass=0, baseVisualShapeIndex=dot)  # carries the overlay's texts
-        self.holder_view: tuple = ()
-        self._setup_gui()
+        self._aim()
 
-    # -- set-up -----------------------------------------------------------------------------------
-    def _setup_gui(self) -> None:
-        c = self.client
-        for flag in ("COV_ENABLE_KEYBOARD_SHORTCUTS", "COV_ENABLE_RGB_BUFFER_PREVIEW",
-                     "COV_ENABLE_DEPTH_BUFFER_PREVIEW", "COV_ENABLE_SEGMENTATION_MARK_PREVIEW", "COV_ENABLE_MOUSE_PICKING"):
-            c.configureDebugVisualizer(getattr(c, flag), 0)
-        c.configureDebugVisualizer(c.COV_ENABLE_GUI, 1)
-        c.configureDebugVisualizer(c.COV_ENABLE_SHADOWS, 0)  # the shadow map streaks the flat board
-        width, height, _, lens = c.getDebugVisualizerCamera()[:4]
-        cam = overview(self.story.world.width, self.story.world.depth, width / max(height, 1), margin=0.95, lens=lens,
-                       window=VIEW_WINDOW)
-        c.resetDebugVisualizerCamera(cam.distance, cam.yaw, cam.pitch, cam.target)
-        self.buttons = {name: c.addUserDebugParameter(name, 1, 0, 0) for name in BUTTONS}
-        self.clicks = {name: 0.0 for name in BUTTONS}
-        rounds = self.story.rounds()
-        self.round_slider = c.addUserDebugParameter("round", rounds[0], rounds[-1] + 0.99,
-                                                    self.story.steps[self.head.index].round)
-        self.speed_slider = c.addUserDebugParameter("speed", 0.1, 8.0, self.head.speed)
-        self.slider_values = (self._read(self.round_slider), self._read(self.speed_slider))
+    # -- cameras ----------------------------------------------------------------------------------
+    def _presets(self) -> dict[str, Camera]:
+        """Return the overview, the follow camera (on a die at the origin) and one camera per pirate port,
+        each fitted to the board's part of the window from the map's own size."""
+        world = self.story.world
+        side, window = min(world.width, world.depth), self.layout.board_window
+        aspect = self.layout.width / self.layout.height
 
-    def _read(self, item: int) -> float:
-        return float(self.client.readUserDebugParameter(item))
+        def around(x: float, y: float, span: float, pitch: float) -> Camera:
+            return fit((x - span / 2, y - span / 2, x + span / 2, y + span / 2), aspect, pitch, BOARD_MARGIN,
+                       self.lens, window)
+
+        presets = {"overview": fit((0.0, 0.0, world.width, world.depth), aspect, PITCH, BOARD_MARGIN, self.lens,
+                                   window),
+                   "follow": around(0.0, 0.0, FOLLOW_SHARE * side, FOLLOW_PITCH)}
+        for k, port in enumerate(world.pirate_ports):
+            presets[f"port {k}"] = around(*port.point, PORT_SHARE * side, PITCH)
+        return presets
+
+    def _aim(self, poses: dict | None = None) -> None:
+        """Point the window's camera as the playhead's camera says; the follow camera keeps its distance and
+        angles whatever the mouse did (the window reports a camera only once it has drawn with it)."""
+        head = self.head
+        if head.camera == "follow":
+            pose = self._followed(poses if poses is not None else self.table.shown)
+            base = self.presets["follow"]
+            x, y = (pose[0], pose[1]) if pose is not None else (0.0, 0.0)
+            if pose is not None or poses is None:
+                self.view.aim((base.target[0] + x, base.target[1] + y, base.target[2]), base.distance, base.yaw,
+                              base.pitch)
+            return
+        camera = self.presets[f"port {head.port}" if head.camera == "port" else "overview"]
+        self.view.aim(camera.target, camera.distance, camera.yaw, camera.pitch)
+
+    def _followed(self, poses: dict):
+        step = self.story.steps[self.head.index]
+        ship = step.ship or (getattr(step.events[0].event, "ship", None) if step.events else None)
+        return poses.get(ship) if ship else None
+
+    def _switch(self, camera: str) -> None:
+        head, ports = self.head, len(self.story.world.pirate_ports)
+        if camera == "port":
+            if not ports:
+                return
+            head.port = (head.port + 1) % ports if head.camera == "port" else 0
+        head.camera = camera
+        self._aim()
 
     # -- the loop ---------------------------------------------------------------------------------
     def run(self) -> None:
         """Replay until the window is closed or q is pressed."""
         try:
             previous = time.monotonic()
-            while self.client.isConnected():
+            while self.view.connected():
                 now = time.monotonic()
                 if not self._controls():
                     break
@@ -138,36 +210,26 @@ class Viewer:
                 head.go(head.index + 1)
 
     def _controls(self) -> bool:
-        """Apply keys, buttons and sliders; return False to quit."""
-        c, head, story = self.client, self.head, self.story
+        """Apply the keys pressed since the last frame; return False to quit."""
+        from physics.view import KEY_WAS_RELEASED, KEY_WAS_TRIGGERED
+
         actions = []
-        for key, state in c.getKeyboardEvents().items():
+        for key, state in self.view.key_events().items():
             # a quick tap can come as a release alone (pressed and let go between two polls): count it once
-            pressed = bool(state & c.KEY_WAS_TRIGGERED) or (bool(state & c.KEY_WAS_RELEASED) and key not in self.down)
-            if state & c.KEY_WAS_TRIGGERED:
+            pressed = bool(state & KEY_WAS_TRIGGERED) or (bool(state & KEY_WAS_RELEASED) and key not in self.down)
+            if state & KEY_WAS_TRIGGERED:
                 self.down.add(key)
-            if state & c.KEY_WAS_RELEASED:
+            if state & KEY_WAS_RELEASED:
                 self.down.discard(key)
             if pressed:
                 actions.append(self.keys.get(key) or (f"round {key - ord('0')}" if ord("1") <= key <= ord("9")
                                                         else None))
-        for name, item in self.buttons.items():
-            value = self._read(item)
-            if value != self.clicks[name]:
-                self.clicks[name] = value
-                actions.append(name)
-        round_value, speed_value = self._read(self.round_slider), self._read(self.speed_slider)
-        if round_value != self.slider_values[0]:
-            actions.append(f"round {int(round_value)}")
-        if speed_value != self.slider_values[1]:
-            head.speed = max(0.1, speed_value)
-        self.slider_values = (round_value, speed_value)
         for action in actions:
             if action == "quit":
                 return False
             self._act(action)
         if actions:
-            head.last = len(story.steps) - 1
+            self.head.last = len(self.story.steps) - 1
         return True
 
     def _act(self, action: str | None) -> None:
@@ -181,8 +243,8 @@ class Viewer:
             head.playing = True
         elif action == "pause / play":
             head.playing = not head.playing
-        elif action == "follow camera":
-            head.follow = not head.follow
+        elif action in ("overview", "follow", "port"):
+            self._switch(action)
         elif action in ("faster", "slower"):
             k = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - head.speed))
             k = min(k + 1, len(SPEEDS) - 1) if action == "faster" else max(k - 1, 0)
@@ -196,87 +258,152 @@ class Viewer:
         step = self.story.steps[head.index]
         poses = poses_at(step, head.t)
         self.table.show(poses)
-        if head.follow:
-            ship = step.ship or (getattr(step.events[0].event, "ship", None) if step.events else None)
-            pose = poses.get(ship) if ship else None
-            if pose is not None:
-                cam = self.client.getDebugVisualizerCamera()
-                self.client.resetDebugVisualizerCamera(0.25, cam[8], cam[9], (pose[0], pose[1], 0.0))
-        self._overlay(step, head.t >= step.duration)
+        if head.camera == "follow":
+            self._aim(poses)
+        self._overlay(caption_lines(self.story, head, step, self.layout))
 
-    def _overlay(self, step, done: bool) -> None:
-        head = self.head
-        state = "playing" if head.playing else "paused"
-        lines = [(text, TEXT_RGB) for text in captions.where(self.story, head.index)]
-        news = captions.happened(self.story, step, done)
-        if len(news) > MAX_NEWS:
-            news = news[:MAX_NEWS - 1] + [f"... and {len(news) - MAX_NEWS + 1} more"]
-        lines += [(text, ALERT_RGB) for text in news]
-        lines.append((f"motion {step.duration:.2f} s   speed x{head.speed:g}   {state}"
-                      f"   camera: {'follow' if head.follow else 'free'}", TEXT_RGB))
-        lines += [(text, TEXT_RGB) for text in KEYS_HELP]
+    def _backdrop(self) -> int:
+        """Add the caption column's backdrop: a dark panel in front of the camera, on the right."""
+        layout, depth = self.layout, TEXT_DEPTH * 1.05
+        p00, p11 = self.lens[0], self.lens[5]
+        left = 1.0 - 2.0 * layout.column / layout.width
+        half = ((1.0 - left) / 2 * depth / p00, depth / p11, 1e-4)
+        centre = ((1.0 + left) / 2 * depth / p00, 0.0, -depth)
+        return self.view.box(half, (*(c / 255 for c in PANEL_RGB), 1.0), offset=centre)
+
+    def _overlay(self, lines: list[tuple[str, tuple[int, int, int]]]) -> None:
+        """Write the caption lines down the column, top to bottom, each in its colour (an empty line is a gap)."""
         self._place_holder()
-        proj = np.asarray(self.client.getDebugVisualizerCamera()[3], dtype=float).reshape(4, 4).T
-        for k, (text, rgb) in enumerate(lines):
-            at = (TEXT_LEFT * TEXT_DEPTH / proj[0, 0], (TEXT_TOP - TEXT_STEP * k) * TEXT_DEPTH / proj[1, 1], -TEXT_DEPTH)
-            if k < len(self.texts) and self.text_keys[k] == (text, rgb, at):
+        layout, p00, p11 = self.layout, self.lens[0], self.lens[5]
+        x = 1.0 - 2.0 * (layout.column - PAD_PX) / layout.width
+        written = [(row, text, rgb) for row, (text, rgb) in enumerate(lines) if text]
+        for k, (row, text, rgb) in enumerate(written):
+            y = 1.0 - 2.0 * (PAD_PX + FONT_PX[1] * TEXT_SIZE + row * LINE_PX) / layout.height  # the line's baseline
+            at = (x * TEXT_DEPTH / p00, y * TEXT_DEPTH / p11, -TEXT_DEPTH)
+            colour = tuple(c / 255 for c in rgb)
+            key = (text, colour, at)
+            if k < len(self.texts) and self.text_keys[k] == key:
                 continue  # re-making an unchanged text makes it flicker
-            options = dict(textColorRGB=rgb, textSize=1.1, parentObjectUniqueId=self.holder, parentLinkIndex=-1)
-            if k < len(self.texts):
-                self.texts[k] = self.client.addUserDebugText(text, at, replaceItemUniqueId=self.texts[k], **options)
-                self.text_keys[k] = (text, rgb, at)
+            replace = self.texts[k] if k < len(self.texts) else None
+            item = self.view.text(text, at, colour, TEXT_SIZE, self.holder, replace=replace)
+            if replace is None:
+                self.texts.append(item)
+                self.text_keys.append(key)
             else:
-                self.texts.append(self.client.addUserDebugText(text, at, **options))
-                self.text_keys.append((text, rgb, at))
-        for item in self.texts[len(lines):]:
-            self.client.removeUserDebugItem(item)
-        del self.texts[len(lines):], self.text_keys[len(lines):]
+                self.texts[k], self.text_keys[k] = item, key
+        for item in self.texts[len(written):]:
+            self.view.remove_text(item)
+        del self.texts[len(written):], self.text_keys[len(written):]
 
     def _place_holder(self) -> None:
-        """Put the overlay's invisible holder body at the camera's eye, turned with it: its texts follow."""
+        """Put the overlay's holder body at the camera's eye, turned with it: its backdrop and texts follow.
+        The eye comes from the camera's orbit (target, distance, yaw, pitch): the window's own view matrix is
+        only brought up to date when it next draws."""
         from scipy.spatial.transform import Rotation
 
-        view = self.client.getDebugVisualizerCamera()[2]
-        if view == self.holder_view:
+        shown = self.view.camera()
+        orbit = Camera(shown.target, shown.distance, shown.yaw, shown.pitch)
+        if orbit == self.holder_orbit:
             return
-        self.holder_view = view
-        eye, right, up, back = camera_axes(view)
+        self.holder_orbit = orbit
+        eye, right, up, back = camera_axes(orbit.view())
         turn = Rotation.from_matrix(np.column_stack([right, up, back])).as_quat()
-        self.client.resetBasePositionAndOrientation(self.holder, eye.tolist(), turn.tolist())
+        self.view.place(self.holder, eye.tolist(), turn.tolist())
 
     # -- screenshots ------------------------------------------------------------------------------
-    def screenshot(self, path: Path, settle: float = 0.5) -> None:
-        """Show the outcome of the last chosen step, save the 3-D view as a PNG (camera matrices beside it
-        in PATH.json), and close."""
-        import pybullet
+    def screenshot(self, path: Path) -> None:
+        """Show the outcome of the last chosen step, save the window as a PNG (camera matrices, layout and the
+        caption lines beside it in PATH.json), and close."""
         from PIL import Image
 
         head = self.head
         head.go(head.last)
         head.t = self.story.steps[head.last].duration
         head.playing = False
-        end = time.monotonic() + settle
-        while time.monotonic() < end:
-            self._draw()
-            time.sleep(FRAME)
-        width, height, view, proj = self.client.getDebugVisualizerCamera()[:4]
-        _, _, rgba, _, _ = self.client.getCameraImage(width, height, view, proj,
-                                                      renderer=pybullet.ER_BULLET_HARDWARE_OPENGL)
-        image = np.reshape(np.asarray(rgba, dtype=np.uint8), (height, width, 4))[:, :, :3]
+        self._draw()
+        image = self._drawn()
+        if image is None:
+            print("somaliland replay: warning: cannot read the window's pixels (not an X11 display); the "
+                  "screenshot shows the 3-D scene without the captions", file=sys.stderr)
+            image = self.view.scene_image()
+        camera = self.view.camera()
         path.parent.mkdir(parents=True, exist_ok=True)
         Image.fromarray(image).save(path)
         path.with_suffix(path.suffix + ".json").write_text(json.dumps(
-            {"width": width, "height": height, "view": list(view), "projection": list(proj),
-             "step": head.index, "poses": self.table.shown}))
+            {"width": camera.width, "height": camera.height, "view": list(camera.view),
+             "projection": list(camera.projection), "step": head.index, "poses": self.table.shown,
+             "column": self.layout.column, "lines": caption_lines(self.story, head, self.story.steps[head.index],
+                                                                   self.layout)}))
         self.close()
 
+    def _drawn(self) -> np.ndarray | None:
+        """Return the window's pixels once it has drawn everything asked of it so far, or None where they cannot
+        be read. PyBullet draws in a thread of its own, on a busy machine many frames late, and reports the
+        camera it was given only once it has drawn with it: the column's backdrop is turned black, then back,
+        and the window read until a frame shows each (commands run in order)."""
+        if self.view.grab() is None:
+            return None
+        deadline = time.monotonic() + SHOT_TIMEOUT
+        image = None
+        for rgb, seen in (((0, 0, 0), lambda v: v < 4), (PANEL_RGB, lambda v: v > 8)):
+            self.view.recolour(self.holder, tuple(c / 255 for c in rgb) + (1.0,))
+            while time.monotonic() < deadline:
+                self._draw()  # the backdrop follows the camera as the window catches up with it
+                image = self.view.grab()
+                if seen(float(image[-4, -4].mean())):  # a pixel of the column no text reaches
+                    break
+                time.sleep(FRAME)
+        if time.monotonic() >= deadline:
+            print(f"somaliland replay: warning: the window did not draw within {SHOT_TIMEOUT:g} s; the screenshot "
+                  "may show an older frame", file=sys.stderr)
+        return image
 
-def key_actions(client) -> dict[int, str]:
+
+def caption_lines(story: Story, head: Playhead, step: Step, layout: Layout) -> list[tuple[str, tuple[int, int, int]]]:
+    """Return the column's lines, top to bottom, with their colours (0-255): where the step stands, what
+    happened (`captions.news`, each event in its tone), then how the replay plays and the keys."""
+    done = head.t >= step.duration
+    width = layout.chars
+    top = [(line, MUTED_RGB) for line in wrap(f"{story.world.name} - {Path(story.path).name}", width)]
+    top += [(line, TEXT_RGB) for text in captions.where(story, head.index) for line in wrap(text, width)]
+    top.append(("", TEXT_RGB))
+    news = [(line, TONES.get(kind, TEXT_RGB)) for kind, text in captions.news(story, step, done)
+            for line in wrap(text, width, indent="  ")]
+    state = "playing" if head.playing else "paused"
+    where = (f"pirate port {story.world.pirate_ports[head.port].name}" if head.camera == "port"
+             else head.camera)
+    foot = [("", TEXT_RGB)]
+    foot += [(line, MUTED_RGB) for line in wrap(f"speed x{head.speed:g}   {state}   camera: {where}", width)]
+    foot += [(line, MUTED_RGB) for keys in KEYS_HELP for line in wrap(GAP.join(keys), width, separator=GAP)]
+    room = min(MAX_NEWS_LINES, layout.rows - len(top) - len(foot))
+    if len(news) > room:
+        news = news[:max(0, room - 1)] + [(f"... {len(news) - room + 1} more lines", MUTED_RGB)]
+    return top + news + foot
+
+
+def wrap(text: str, width: int, indent: str = "", separator: str = " ") -> list[str]:
+    """Return the text in ASCII (the window's font has no other letters) broken at separators into lines of at
+    most `width` characters (a longer word keeps its own line), lines after the first indented."""
+    plain = "".join(ASCII.get(c, c) for c in text).encode("ascii", "replace").decode()
+    lines, line = [], ""
+    for word in plain.split(separator):
+        trial = f"{line}{separator}{word}" if line else word
+        if line and len(trial) > width:
+            lines.append(line)
+            line = indent + word
+        else:
+            line = trial
+    return lines + [line] if line or not lines else lines
+
+
+def key_actions() -> dict[int, str]:
     """Return what each key does, by PyBullet key code (1-9 are handled apart: jump to that round)."""
-    c = client
-    return {ord(" "): "pause / play", c.B3G_RIGHT_ARROW: "next throw", c.B3G_LEFT_ARROW: "previous throw",
-            c.B3G_UP_ARROW: "next turn", c.B3G_DOWN_ARROW: "previous turn", ord("+"): "faster", ord("="): "faster",
-            ord("-"): "slower", ord("f"): "follow camera", ord("r"): "replay throw", ord("q"): "quit", 27: "quit"}
+    from physics.view import ARROWS
+
+    return {ord(" "): "pause / play", ARROWS["right"]: "next throw", ARROWS["left"]: "previous throw",
+            ARROWS["up"]: "next turn", ARROWS["down"]: "previous turn", ord("+"): "faster", ord("="): "faster",
+            ord("-"): "slower", ord("o"): "overview", ord("f"): "follow", ord("p"): "port",
+            ord("r"): "replay throw", ord("q"): "quit", 27: "quit"}
 
 
 def replay(story: Story, steps: list[int], speed: float = 1.0, follow: bool = False,

@@ -1,5 +1,5 @@
-"""The replay's 3-D table in a PyBullet client (GUI or offscreen): the board textured with the map's
-drawing, its relief, the table around it and one textured die per ship. Bodies here are only drawn:
+"""The replay's 3-D table in a `physics.view.View` (a window or offscreen): the board textured with the
+map's drawing, its relief, the table around it and one textured die per ship. Bodies here are only drawn:
 nothing is simulated, every pose comes from the story."""
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 
-from somaliland.replay.camera import Camera, projection
 from somaliland.replay.story import Pose7, Story
 from somaliland.replay.textures import board_texture, die_atlas
 
@@ -17,38 +16,28 @@ PARKED = (0.0, 0.0, -50.0)  # where dice not on the board wait, out of every cam
 TABLE_RGBA = (0.55, 0.42, 0.30, 1.0)
 EDGE_RGBA = (0.18, 0.37, 0.54, 1.0)
 TABLE_THICKNESS = 0.02
-LIGHT = (0.4, -0.6, 1.0)
 
 
 class Table:
-    """The board and the dice, drawn in one PyBullet client."""
+    """The board and the dice, drawn in one view (a window, or offscreen)."""
 
-    def __init__(self, story: Story, gui: bool = False, options: str = "") -> None:
-        from physics.bullet import _quiet_stdout  # Bullet's C code prints on import and connect
+    def __init__(self, story: Story, window: tuple[int, int] | None = None,
+                 background: tuple[float, float, float] = (0.7, 0.7, 0.8)) -> None:
+        from physics.view import View
 
-        with _quiet_stdout():
-            import pybullet
-            from pybullet_utils import bullet_client
-
-            self.client = bullet_client.BulletClient(pybullet.GUI if gui else pybullet.DIRECT, options=options)
+        self.view = View(window, background)
         self.story = story
         self._files = tempfile.TemporaryDirectory(prefix="somaliland-replay-")
-        if gui:
-            self.client.configureDebugVisualizer(pybullet.COV_ENABLE_RENDERING, 0)
         self._textures: dict[str, int] = {}
-        self._board()
-        self.dice = {name: self._die(name) for name in story.faces}
+        with self.view.building():
+            self._board()
+            self.dice = {name: self._die(name) for name in story.faces}
         self.shown: dict[str, Pose7] = {}
-        if gui:
-            self.client.configureDebugVisualizer(pybullet.COV_ENABLE_RENDERING, 1)
 
     def close(self) -> None:
         """Disconnect and remove the texture files."""
-        from physics.bullet import _quiet_stdout
-
         try:
-            with _quiet_stdout():
-                self.client.disconnect()
+            self.view.close()
         finally:
             self._files.cleanup()
 
@@ -62,7 +51,7 @@ class Table:
     def _board(self) -> None:
         from physics.board import prism_mesh
 
-        world, c = self.story.world, self.client
+        world, view = self.story.world, self.view
         board = world.board()
         w, d, t = board.width, board.depth, board.thickness
         verts = [np.array([[0, 0, 0], [w, 0, 0], [w, d, 0], [0, d, 0]], dtype=float)]
@@ -74,35 +63,23 @@ class Table:
             tris.append(f + verts_n)
             verts_n += len(v)
         vertices, triangles = np.vstack(verts), np.vstack(tris)
-        normals = _vertex_normals(vertices, triangles)
         uvs = np.column_stack([vertices[:, 0] / w, vertices[:, 1] / d])
-        top = c.createVisualShape(c.GEOM_MESH, vertices=vertices.tolist(), indices=triangles.ravel().tolist(),
-                                  uvs=uvs.tolist(), normals=normals.tolist())
-        body = c.createMultiBody(baseMass=0, baseVisualShapeIndex=top)
-        texture = c.loadTexture(str(board_texture(world, Path(self._files.name) / "board.png")))
-        c.changeVisualShape(body, -1, textureUniqueId=texture, rgbaColor=(1, 1, 1, 1))
-        slab = c.createVisualShape(c.GEOM_BOX, halfExtents=(w / 2, d / 2, t / 2), rgbaColor=EDGE_RGBA)
-        c.createMultiBody(baseMass=0, baseVisualShapeIndex=slab, basePosition=(w / 2, d / 2, -t / 2 - 2e-4))
+        texture = view.texture(board_texture(world, Path(self._files.name) / "board.png"))
+        view.mesh(vertices, triangles, _vertex_normals(vertices, triangles), uvs, texture)
+        view.box((w / 2, d / 2, t / 2), EDGE_RGBA, (w / 2, d / 2, -t / 2 - 2e-4))
         m = board.table_margin
-        table = c.createVisualShape(c.GEOM_BOX, halfExtents=(w / 2 + m, d / 2 + m, TABLE_THICKNESS / 2),
-                                    rgbaColor=TABLE_RGBA)
-        c.createMultiBody(baseMass=0, baseVisualShapeIndex=table,
-                          basePosition=(w / 2, d / 2, -t - TABLE_THICKNESS / 2 - 2e-4))
+        view.box((w / 2 + m, d / 2 + m, TABLE_THICKNESS / 2), TABLE_RGBA,
+                 (w / 2, d / 2, -t - TABLE_THICKNESS / 2 - 2e-4))
 
     def _die(self, name: str) -> int:
-        c, story = self.client, self.story
+        story = self.story
         colour = story.colours[story.owners[name]]
         faces = story.faces[name]
         key = f"{colour}-{'-'.join(map(str, faces))}"
         textures = self._textures
         if key not in textures:
-            textures[key] = c.loadTexture(str(die_atlas(colour, faces, Path(self._files.name) / f"die-{key}.png")))
-        vertices, triangles, normals, uvs = cube_mesh(story.die_size / 2)
-        shape = c.createVisualShape(c.GEOM_MESH, vertices=vertices.tolist(), indices=triangles.ravel().tolist(),
-                                    uvs=uvs.tolist(), normals=normals.tolist())
-        body = c.createMultiBody(baseMass=0, baseVisualShapeIndex=shape, basePosition=PARKED)
-        c.changeVisualShape(body, -1, textureUniqueId=textures[key], rgbaColor=(1, 1, 1, 1))
-        return body
+            textures[key] = self.view.texture(die_atlas(colour, faces, Path(self._files.name) / f"die-{key}.png"))
+        return self.view.mesh(*cube_mesh(story.die_size / 2), texture=textures[key], position=PARKED)
 
     # -- showing ----------------------------------------------------------------------------------
     def show(self, poses: dict[str, Pose7]) -> None:
@@ -112,17 +89,10 @@ class Table:
             if pose == self.shown.get(name):
                 continue
             if pose is None:
-                self.client.resetBasePositionAndOrientation(body, PARKED, (0, 0, 0, 1))
+                self.view.place(body, PARKED, (0, 0, 0, 1))
             else:
-                self.client.resetBasePositionAndOrientation(body, pose[:3], pose[3:])
+                self.view.place(body, pose[:3], pose[3:])
         self.shown = dict(poses)
-
-    def render(self, camera: Camera, width: int, height: int) -> np.ndarray:
-        """Return an RGB image (height x width x 3, uint8) of the table seen by the camera, drawn offscreen."""
-        c = self.client
-        _, _, rgba, _, _ = c.getCameraImage(width, height, camera.view(), projection(width / height),
-                                            renderer=c.ER_TINY_RENDERER, lightDirection=LIGHT, shadow=0)
-        return np.reshape(np.asarray(rgba, dtype=np.uint8), (height, width, 4))[:, :, :3].copy()
 
 
 def cube_mesh(h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
