@@ -63,7 +63,9 @@ def test_every_leg_is_sailed_and_counted(roller):
         assert g.throws >= sum(g.arrivals) and g.aground + g.off_board <= g.throws
         assert g.company == 2 * 2 - 1 and g.convoy_ships == 2 * convoy_runs(2) == 2  # a quick survey's convoys
         assert 0 <= g.slowing <= 1 / g.company
-    assert (convoy_size(8), convoy_runs(8), convoy_size(40), convoy_runs(40)) == (CONVOY, 1, CONVOY, 2)
+    # one convoy is one sample of a crowd's luck: a full survey sails several (CONVOY_RUNS_MAX at most)
+    assert (convoy_size(16), convoy_runs(16), convoy_size(8), convoy_runs(8), convoy_runs(40)) == (CONVOY, 6, CONVOY, 6, 6)
+    assert (convoy_runs(2), convoy_runs(4)) == (1, 3)
 
 
 def test_each_map_gets_its_own_survey(roller):
@@ -72,6 +74,14 @@ def test_each_map_gets_its_own_survey(roller):
     assert map_digest(world()) != map_digest(straits(world()))
     assert plain.legs != narrowed.legs
     assert leg_seed(map_digest(world()), "somalia", N).entropy != leg_seed(map_digest(world()), "somalia", S).entropy
+
+
+def test_the_survey_reads_the_maps_geometry_not_its_files_text(tmp_path):
+    text = TINY.read_text()
+    edited = tmp_path / "edited.toml"
+    edited.write_text("# a designer's note\n" + text.replace('name = "Isle"', 'name = "Islet"'))
+    assert load(edited).sha256 != load(TINY).sha256
+    assert map_digest(load(edited)) == map_digest(load(TINY))  # same sea, same survey
 
 
 def test_the_survey_is_cached_by_all_that_changes_it(roller):

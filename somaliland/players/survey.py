@@ -21,10 +21,10 @@ Two kinds of voyage:
   Company costs more than in proportion to the ships, so the convoy is as big as a crowded route.
 
 Deterministic: each leg (and each route's convoys) draws its hand's scatter from its own generator,
-seeded from the map's digest and the leg, never the game's; physics is deterministic. Cached in memory
+seeded from the map's geometry digest and the leg, never the game's; physics is deterministic. Cached in memory
 per process, keyed by all that changes it: the map, the rules that govern a voyage without pirates,
 the die, the aim, the hand model, the roller's physics settings and the number of voyages. At the
-default `VOYAGES`, about 3.5 s of CPU on the default map, once per process and key (`Survey.cpu_seconds`).
+default `VOYAGES`, about 9 s of CPU on the default map, once per process and key (`Survey.cpu_seconds`).
 """
 
 from __future__ import annotations
