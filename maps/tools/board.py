@@ -43,8 +43,7 @@ import math
 from pathlib import Path
 
 import numpy as np
-from shapely import LineString, Point, Polygon, box, set_precision, unary_union
-from shapely.affinity import affine_transform
+from shapely import LineString, Point, Polygon, box, set_precision, transform, unary_union
 
 WIDTH, DEPTH = 75.0, 90.0
 LON0, LON1, LAT0, LAT1 = 22.0, 62.0, -8.0, 33.0
@@ -87,12 +86,12 @@ def read_gshhs(folder: Path) -> dict[str, Polygon]:
     return out
 
 
-def africa_lane():
-    """Return the Africa lane's water and its centre line (south-east end first), in board cm."""
+def africa_lane(lane: float):
+    """Return the Africa lane (`lane` cm wide): its water and its centre line (south-east end first), in board cm."""
     east = board_xy(*PLACES["Dar es Salaam"])[0] + 4.0
-    half = LANE / 2
-    straight = unary_union([box(-1, -1, LANE, DEPTH + 1), box(-1, -1, east, LANE)])
-    corner = box(LANE, LANE, LANE + CORNER, LANE + CORNER).difference(Point(LANE + CORNER, LANE + CORNER).buffer(CORNER))
+    half = lane / 2
+    straight = unary_union([box(-1, -1, lane, DEPTH + 1), box(-1, -1, east, lane)])
+    corner = box(lane, lane, lane + CORNER, lane + CORNER).difference(Point(lane + CORNER, lane + CORNER).buffer(CORNER))
     line = [(east - 2.0, half)]
     arc_centre, radius = (half + CORNER, half + CORNER), CORNER
     line += [(arc_centre[0] + radius * math.cos(a), arc_centre[1] + radius * math.sin(a))
@@ -109,12 +108,11 @@ def ring_rows(points, indent="  ") -> str:
 
 def lands(folder: Path, water) -> list[tuple[str, list]]:
     """Return (name, outline) of every land area on the board."""
-    to_board = [WIDTH / (LON1 - LON0), 0, 0, DEPTH / (LAT1 - LAT0), -LON0 * WIDTH / (LON1 - LON0),
-                -LAT0 * DEPTH / (LAT1 - LAT0)]
     board = box(0, 0, WIDTH, DEPTH)
     out = []
     for name, shape in read_gshhs(folder).items():
-        shape = affine_transform(shape, to_board).intersection(board).difference(water)
+        shape = transform(shape, lambda lonlat: np.column_stack(board_xy(lonlat[:, 0], lonlat[:, 1])))
+        shape = shape.intersection(board).difference(water)
         parts = sorted((p for p in getattr(shape, "geoms", [shape]) if p.area > MIN_AREA), key=lambda p: -p.area)
         for k, part in enumerate(parts):
             part = set_precision(part.simplify(TOLERANCE, preserve_topology=True), 0.01)
@@ -124,10 +122,10 @@ def lands(folder: Path, water) -> list[tuple[str, list]]:
     return out
 
 
-def main(folder: str) -> None:
-    """Print the default board's map file."""
-    lane, lane_line = africa_lane()
-    channel = LineString([board_xy(*p) for p in CHANNEL]).buffer(CHANNEL_HALF_WIDTH)
+def main(folder: str, channel_half_width: float = CHANNEL_HALF_WIDTH, lane_width: float = LANE) -> None:
+    """Print the default board's map file, with the Red Sea channel and the Africa lane of these widths (cm)."""
+    lane, lane_line = africa_lane(lane_width)
+    channel = LineString([board_xy(*p) for p in CHANNEL]).buffer(channel_half_width)
     at = {name: board_xy(*p) for name, p in PLACES.items()}
     gulf = [board_xy(*p) for p in GULF_LINE]
     mx, my = at["Mombasa"]
@@ -137,9 +135,9 @@ def main(folder: str) -> None:
         "Mombasa": ("the Indian Ocean off Mombasa and Malindi; the Gulf route's south end",
                     box(mx + 2, my - 1, mx + 14, my + 11)),
         "Alexandria": ("the Mediterranean off Alexandria, for Europe; the Africa lane's north end",
-                       box(0, DEPTH - 14, LANE, DEPTH - 2)),
+                       box(0, DEPTH - 14, lane_width, DEPTH - 2)),
         "Dar es Salaam": ("the lane's east end off Dar es Salaam; the Africa route's south end",
-                          box(lane_line[0][0] - 12, 0, lane_line[0][0] + 2, LANE)),
+                          box(lane_line[0][0] - 12, 0, lane_line[0][0] + 2, lane_width)),
     }
     print("#:schema ./map.schema.json")
     print("# The default Somaliland board: the Horn of Africa, stylised from real geography (rules: The board, D18).")
@@ -147,8 +145,8 @@ def main(folder: str) -> None:
     print(f"# Longitude {LON0:g}-{LON1:g} E and latitude {-LAT0:g} S-{LAT1:g} N map linearly onto the 75 x 90 cm board:")
     print(f"#   x = (lon - {LON0:g}) * {WIDTH:g}/{LON1 - LON0:g} cm,  y = (lat + {-LAT0:g}) * {DEPTH:g}/{LAT1 - LAT0:g} cm.")
     print("# Coastlines: GSHHG (low resolution) simplified to 2.5 mm. Stylised so 16 mm dice can play: a channel")
-    print(f"# {2 * CHANNEL_HALF_WIDTH:g} cm wide is cleared from Suez through the Red Sea and Bab-el-Mandeb, and the Africa route is a")
-    print(f"# {LANE:g} cm lane cut along the board's south and west edges: the long way round (D18).")
+    print(f"# {2 * channel_half_width:g} cm wide is cleared from Suez through the Red Sea and Bab-el-Mandeb, and the Africa route is a")
+    print(f"# {lane_width:g} cm lane cut along the board's south and west edges: the long way round (D18).")
     print("#\n# Lengths in cm from the board's south-west corner (x east, y north); headings in degrees")
     print("# counter-clockwise from east (90 = north); relief in mm. Format: maps/README.md.\n")
     print('format = 2\nname = "Horn of Africa"\nversion = "2.0"')
@@ -172,7 +170,7 @@ def main(folder: str) -> None:
     sx, sy = lane_line[0]
     print(f"\n[routes.africa.north]\nstart = [{sx - 1:.2f}, {sy:.2f}]  # off Dar es Salaam\nheading = 180.0\n"
           "destination = \"Alexandria\"")
-    print(f"\n[routes.africa.south]\nstart = [{LANE / 2:.2f}, {DEPTH - 6:.2f}]  # off Alexandria\nheading = -90.0\n"
+    print(f"\n[routes.africa.south]\nstart = [{lane_width / 2:.2f}, {DEPTH - 6:.2f}]  # off Alexandria\nheading = -90.0\n"
           "destination = \"Dar es Salaam\"")
     print("\n# Pirate ports at historical pirate bases (rule R13).")
     for name in ("Bosaso", "Eyl", "Hobyo", "Harardhere"):
@@ -188,5 +186,4 @@ if __name__ == "__main__":
                         help=f"half-width of the Red Sea channel, cm (default {CHANNEL_HALF_WIDTH})")
     parser.add_argument("--lane", type=float, default=LANE, help=f"width of the Africa lane, cm (default {LANE})")
     args = parser.parse_args()
-    CHANNEL_HALF_WIDTH, LANE = args.channel, args.lane
-    main(args.gshhg)
+    main(args.gshhg, args.channel, args.lane)

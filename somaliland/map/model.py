@@ -8,6 +8,7 @@ progress along a route is the distance along that line, measured from the start 
 from __future__ import annotations
 
 import enum
+import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -126,6 +127,18 @@ class Map:
             if r.name == name:
                 return r
         raise KeyError(f"no route {name!r}; routes: {[r.name for r in self.routes]}")
+
+    @cached_property
+    def geometry_digest(self) -> str:
+        """Return a sha256 of what play can meet on this map: board, land, routes, zones and pirate ports, not
+        the file's text (a comment, a land's name or the author edited leaves it alone). Computed once per map."""
+        parts = [repr((self.width, self.depth, self.thickness))]
+        parts += [f"{land.polygon.wkt}|{land.relief}" for land in self.lands]
+        for r in self.routes:
+            parts += [r.name, r.centre_line.wkt, str(r.full_value)]
+            parts += [f"{leg.start}|{leg.heading}|{leg.destination.wkt}" for leg in (r.north, r.south)]
+        parts += [f"{p.name}|{p.point}" for p in self.pirate_ports]
+        return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
     @cached_property
     def land(self) -> BaseGeometry:

@@ -273,8 +273,8 @@ def convoy_size(voyages: int) -> int:
 
 
 def convoy_runs(voyages: int) -> int:
-    """Return how many convoys sail each route with `voyages` lone voyages a leg: one per two voyages, 1 to
-    `CONVOY_RUNS_MAX`. One convoy is one sample of a crowd's luck (a pile-up at a start, a clear run): on
+    """Return how many convoys sail each route with `voyages` lone voyages a leg: three for every four voyages,
+    1 to `CONVOY_RUNS_MAX`. One convoy is one sample of a crowd's luck (a pile-up at a start, a clear run): on
     the default board two surveys of one convoy each, seeded by two copies of the map that differed only in a
     comment, measured 62-75% and 100% of the Gulf route's convoy arriving, and the players who trusted the
     second sent 99.8% of their contracts through the Gulf and fulfilled a third of them."""
@@ -288,15 +288,10 @@ def sea_rules(config: RulesConfig) -> RulesConfig:
 
 
 def map_digest(world: Map) -> str:
-    """Return a digest of the map's geometry and routes: what a voyage can meet, not the file's text, so that
-    editing a comment, a name of land or the author does not change what the players measure."""
-    parts = [repr((world.width, world.depth, world.thickness))]
-    parts += [f"{land.polygon.wkt}|{land.relief}" for land in world.lands]
-    for r in world.routes:
-        parts += [r.name, r.centre_line.wkt, str(r.full_value)]
-        parts += [f"{leg.start}|{leg.heading}|{leg.destination.wkt}" for leg in (r.north, r.south)]
-    parts += [f"{p.name}|{p.point}" for p in world.pirate_ports]
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    """Return the digest the survey is keyed and seeded by: the map's geometry (`Map.geometry_digest`), not its
+    file's text, so that editing a comment, a name of land or the author does not change what the players
+    measure."""
+    return world.geometry_digest
 
 
 def leg_seed(digest: str, route: str, direction: Direction | None) -> np.random.SeedSequence:
