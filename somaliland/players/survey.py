@@ -38,10 +38,10 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from physics import Roller, portable
+from physics import Roller, portable, private_roller
 from somaliland.map.model import Direction, Map, Route
 from somaliland.players.aim import FINE, Spread, landings, prior_odds, rank, sizing_up
-from somaliland.players.calibration import ThrowModel, calibrate, private_roller
+from somaliland.players.calibration import ThrowModel, calibrate
 from somaliland.players.hand import ThrowSkill, execute
 from somaliland.players.hazards import AimWeights, LegOdds, Surroundings, outcomes, progress_at, start_clear
 from somaliland.players.policy import Table
@@ -250,7 +250,7 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
         voyages: lone voyages per leg (and `convoy_runs(voyages)` convoys per route).
     """
     at_sea = sea_rules(config)
-    key = (map_digest(world), at_sea, spread, weights, tumble, getattr(roller, "settings", None), voyages)
+    key = (map_digest(world), at_sea, spread, weights, tumble, roller.settings, voyages)
     if key not in _CACHE:
         started = time.process_time()
         model = calibrate(roller, config.die_size, config.die_mass, tumble=tumble)
