@@ -217,7 +217,12 @@ def outcomes(s: Surroundings, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray,
 
 def progress_at(s: Surroundings, points: np.ndarray) -> np.ndarray:
     """Return how far along the leg each point (n, 2) lies, measured on the stretch one throw can reach."""
-    return np.minimum(s.window_from + shapely.line_locate_point(s.window, shapely.points(points)), s.end)
+    return _progress_of(s, shapely.points(points))
+
+
+def _progress_of(s: Surroundings, points: np.ndarray) -> np.ndarray:
+    """Return `progress_at` for points already made shapely geometries (making them is the dear part)."""
+    return np.minimum(s.window_from + shapely.line_locate_point(s.window, points), s.end)
 
 
 def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np.ndarray | None = None) -> np.ndarray:
@@ -231,7 +236,7 @@ def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np
     if not on_board.all():
         rests[~on_board] = put_back(s, ends[~on_board])
     points = shapely.points(rests)
-    progress = progress_at(s, rests)
+    progress = _progress_of(s, points)
     off_line = shapely.distance(s.window, points)
     detour = w.off_route * np.maximum(off_line - w.corridor, 0.0) + w.centre_pull * off_line
     collide = _paths_touch(np.asarray(s.origin), ends, s.others, s.clearance) if touched is None else touched

@@ -34,7 +34,7 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 import numpy as np
 
@@ -281,8 +281,12 @@ def convoy_runs(voyages: int) -> int:
     return min(CONVOY_RUNS_MAX, max(1, (3 * voyages) // 4))
 
 
+@lru_cache(maxsize=64)
 def sea_rules(config: RulesConfig) -> RulesConfig:
-    """Return the rules with every option that cannot change a voyage without pirates at its default."""
+    """Return the rules with every option that cannot change a voyage without pirates at its default.
+
+    Cached: every throw's survey lookup asks it, and building a `RulesConfig` validates it (a game has a few).
+    """
     default = RulesConfig()
     return replace(config, **{name: getattr(default, name) for name in NOT_AT_SEA})
 
