@@ -10,12 +10,13 @@ since Bullet reports only the last step's contacts. physics/outcome.py turns wha
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
 from physics import portable
 from physics.board import Board
-from physics.dice import DieSpec, Quaternion, face_down, lowest_point_offset
+from physics.dice import Quaternion, face_down, lowest_point_offset
 from physics.errors import PhysicsError
 from physics.scene import PlacedDie, Scene
 from physics.settings import SimSettings
@@ -28,9 +29,10 @@ PENDING, IN_WORLD, FELL = 0, 1, 2  # a die not yet in the world, in it, fallen o
 MOVED_DISTANCE = 1e-4  # m: a resting die displaced less than this has not moved (see physics/outcome.py)
 
 
-def _gyration(spec: DieSpec) -> float:
-    """Return sqrt(I_max / m): the centre speed per unit spin if all rotation turned into travel."""
-    x, y, z = spec.size
+@lru_cache(maxsize=64)
+def _gyration(size: tuple[float, float, float]) -> float:
+    """Return sqrt(I_max / m) of a box die: the centre speed per unit spin if all rotation turned into travel."""
+    x, y, z = size
     return math.sqrt(max(y * y + z * z, x * x + z * z, x * x + y * y) / 12)
 
 
@@ -47,7 +49,7 @@ class Roll:
         self.state = [PENDING] * n
         self.pos = [d.pose.position for d in self.dice]
         self.radius = [d.spec.bounding_radius for d in self.dice]
-        self.gyration = [_gyration(d.spec) for d in self.dice]
+        self.gyration = [_gyration(d.spec.size) for d in self.dice]
         masses = [d.spec.mass for d in self.dice]
         self.strike_gain = max(1.0, (1 + scene.materials.die_die_restitution) * max(masses)
                                / (max(masses) + min(masses)))
