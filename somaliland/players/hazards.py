@@ -31,6 +31,8 @@ from somaliland.rules.pirates import targetable, targets_route
 from somaliland.rules.state import ShipState, Status
 
 PATH_SAMPLES = 8  # points checked along each straight path for land
+_PATH_FRACTIONS = np.linspace(0.0, 1.0, PATH_SAMPLES)[None, 1:, None]  # where along a path, the origin left out
+_PATH_FRACTIONS.setflags(write=False)
 BEHIND = 0.05  # m of the leg behind the ship that progress is still measured on (a throw may lose ground)
 
 
@@ -199,7 +201,7 @@ def land_fraction(s: Surroundings, ends: np.ndarray) -> np.ndarray:
     checked once for all paths.
     """
     origin = np.asarray(s.origin)
-    f = np.linspace(0.0, 1.0, PATH_SAMPLES)[None, 1:, None]
+    f = _PATH_FRACTIONS
     pts = origin[None, None, :] + f * (ends - origin)[:, None, :]
     on = shapely.contains_xy(s.land, pts[..., 0], pts[..., 1]).sum(axis=1)
     return (on + int(shapely.contains_xy(s.land, origin[0], origin[1]))) / PATH_SAMPLES
