@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 from scipy.spatial.transform import Rotation
@@ -52,12 +52,23 @@ class DieSpec:
     @property
     def half_extents(self) -> tuple[float, float, float]:
         """Return half the edge lengths."""
-        return tuple(s / 2 for s in self.size)  # type: ignore[return-value]
+        return _half_extents(self.size)
 
     @property
     def bounding_radius(self) -> float:
         """Return the radius of the sphere around the centre that holds the whole die."""
-        return math.dist((0, 0, 0), self.half_extents)
+        return _bounding_radius(self.size)
+
+
+# every roll asks these of every die in the scene; a game has one or two sizes of dice
+@lru_cache(maxsize=64)
+def _half_extents(size: tuple[float, float, float]) -> tuple[float, float, float]:
+    return tuple(s / 2 for s in size)  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=64)
+def _bounding_radius(size: tuple[float, float, float]) -> float:
+    return math.dist((0, 0, 0), _half_extents(size))
 
 
 def rotation_matrix(orientation: Quaternion) -> np.ndarray:

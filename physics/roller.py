@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Protocol
 
+from physics.board import Board
+from physics.materials import Materials
 from physics.result import RollResult
 from physics.scene import Scene
 from physics.settings import SimSettings
@@ -13,10 +17,16 @@ from physics.throw import Throw
 class Roller(Protocol):
     """Anything that turns a scene and a throw into a roll result.
 
-    A roller may also offer `new_game(board, materials=None)`, called as a game begins: the PyBullet roller
-    then lets that game's rolls share one world when its settings ask for it (`SimSettings.world`). Callers
-    look it up with getattr, so a roller without it is still a Roller.
+    `settings` say how rolls are simulated, including the world policy (`SimSettings.world`): they are part of
+    every cache key built on a roller's rolls. `new_game` is called as a game begins; a roller whose settings
+    share a world across a game's rolls starts that world anew, any other roller does nothing.
     """
+
+    settings: SimSettings
+
+    def new_game(self, board: Board, materials: Materials | None = None) -> None:
+        """Begin a game on this board (see `SimSettings.world`)."""
+        ...
 
     def roll(self, scene: Scene, throw: Throw) -> RollResult:
         """Simulate the throw in the scene."""
@@ -32,3 +42,14 @@ def make_roller(settings: SimSettings | None = None) -> Roller:
     from physics.bullet import BulletRoller
 
     return BulletRoller(settings)
+
+
+@contextmanager
+def private_roller(roller: Roller) -> Iterator[Roller]:
+    """Yield a roller for rolls that are not a game's (practice, surveys): this one, or a new one of its settings
+    if its rolls share a world across a game (such rolls must not enter the game's world, whatever their board)."""
+    if not roller.settings.shares_world:
+        yield roller
+        return
+    with make_roller(roller.settings) as own:
+        yield own

@@ -64,6 +64,15 @@ class SimSettings:
         check_finite("push_overdrive", self.push_overdrive, 0.5, 3.9)
 
     @property
+    def shares_world(self) -> bool:
+        """Return True if a game's rolls share one world, so a roll depends on the game's rolls before it.
+
+        The one place that reads `world`: the roller builds worlds by it, and whoever must know whether a roll
+        stands alone (practice rolls, re-simulating one throw of a record) asks this.
+        """
+        return self.world == "per_game"
+
+    @property
     def dt(self) -> float:
         """Return the physics step in seconds."""
         return 1.0 / self.rate_hz

@@ -1,7 +1,7 @@
 """Drawing bodies with PyBullet without simulating them: a window (PyBullet's GUI) or an offscreen client
 that shows meshes and boxes where the caller puts them, texts on the window, its keys and its camera.
 
-With `physics/bullet.py` the only module that imports pybullet; a replay or any other viewer asks this one.
+With `physics/world.py` the only module that imports pybullet; a replay or any other viewer asks this one.
 Nothing here steps a simulation: every pose comes from the caller.
 """
 
@@ -51,9 +51,9 @@ class View:
 
     def __init__(self, size: tuple[int, int] | None = None,
                  background: tuple[float, float, float] = (0.7, 0.7, 0.8)) -> None:
-        from physics.bullet import _quiet_stdout  # Bullet's C code prints on import and connect
+        from physics.world import quiet_stdout  # Bullet's C code prints on import and connect
 
-        with _quiet_stdout():
+        with quiet_stdout():
             p = _pybullet()
             from pybullet_utils import bullet_client
 
@@ -78,9 +78,9 @@ class View:
 
     def close(self) -> None:
         """Disconnect (close the window)."""
-        from physics.bullet import _quiet_stdout
+        from physics.world import quiet_stdout
 
-        with _quiet_stdout():
+        with quiet_stdout():
             self._c.disconnect()
 
     def connected(self) -> bool:
@@ -186,7 +186,7 @@ class View:
 
 
 def _pybullet():
-    from physics.bullet import pybullet
+    from physics.world import pybullet
 
     return pybullet
 

@@ -94,7 +94,7 @@ def test_dice_pressed_together_as_bullet_leaves_them_are_accepted(roller):
 def test_a_die_straddling_the_board_edge_is_not_below_the_board():
     from scipy.spatial.transform import Rotation
 
-    from physics.bullet import below_board
+    from physics.checks import below_board
 
     spec, board = DieSpec(), Board()
     tipped = tuple(Rotation.from_euler("y", 25, degrees=True).as_quat())

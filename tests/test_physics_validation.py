@@ -7,7 +7,7 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from physics import DieSpec, Materials, PlacedDie, Pose, Scene, SimSettings, Style, Throw, make_roller
-from physics.bullet import critical_tip_rate, push_face_up, push_orientation
+from physics.tipping import critical_tip_rate, push_face_up, push_orientation
 from physics.dice import lowest_point_offset, resting_orientation
 from physics.lab import face_stats, vigorous_throw
 from somaliland.bench import deepest_into_board, drop_rebound, midgame_scene, midgame_throws

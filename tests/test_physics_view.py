@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from physics.bullet import pybullet
+from physics.world import pybullet
 from physics.view import ARROWS, KEY_WAS_RELEASED, KEY_WAS_TRIGGERED, View, projection_matrix, view_matrix
 
 

@@ -77,7 +77,7 @@ def test_a_failed_roll_leaves_the_next_one_a_fresh_world(monkeypatch):
     with make_roller(PER_GAME) as roller:
         roller.new_game(scene.board)
         with monkeypatch.context() as m:
-            m.setattr(bullet._Roll, "_result", lambda self, cap_hit: (_ for _ in ()).throw(PhysicsError("boom")))
+            m.setattr(bullet, "roll_result", lambda roll, cap_hit: (_ for _ in ()).throw(PhysicsError("boom")))
             try:
                 roller.roll(scene, throw)
             except PhysicsError:

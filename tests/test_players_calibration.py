@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from physics import Board, DieSpec, PlacedDie, Pose, Scene
+from physics import Board, DieSpec, Materials, PlacedDie, Pose, Roller, Scene, SimSettings
 from somaliland.players.calibration import SAMPLE_ROLLS, calibrate, roll_throw
 
 SIZE, MASS = 0.016, 0.004
@@ -15,9 +15,12 @@ SIZE, MASS = 0.016, 0.004
 class CountingRoller:
     """A roller that counts the rolls it is asked for and passes them on."""
 
-    def __init__(self, inner) -> None:
+    def __init__(self, inner: Roller) -> None:
         self.inner, self.rolls = inner, 0
-        self.settings = getattr(inner, "settings", None)
+        self.settings: SimSettings = inner.settings
+
+    def new_game(self, board: Board, materials: Materials | None = None) -> None:
+        self.inner.new_game(board, materials)
 
     def roll(self, scene, throw):
         self.rolls += 1

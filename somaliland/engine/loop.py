@@ -20,7 +20,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from physics import Roller, SimSettings
+from physics import Roller
 from somaliland import __version__
 from somaliland.engine.decisions import Answer, DraftRequest, LaunchRequest, PlanRequest, Request, ThrowRequest
 from somaliland.engine.encode import plain, rules_json
@@ -105,9 +105,7 @@ class _Game:
 
     # -- a round -----------------------------------------------------------------------------------
     def play(self) -> GameSteps:
-        begin = getattr(self.roller, "new_game", None)
-        if begin is not None:  # physics.Roller: lets the game's rolls share a world if the settings say so
-            begin(self.board)
+        self.roller.new_game(self.board)  # lets the game's rolls share a world if the settings say so
         self.header()
         while not game_over(self.state, self.config):
             yield from self.draft()
@@ -183,8 +181,7 @@ class _Game:
 
 
 def _settings(roller: Roller) -> dict[str, Any]:
-    settings = getattr(roller, "settings", SimSettings())
-    return {f: getattr(settings, f) for f in settings.__dataclass_fields__}
+    return {f: getattr(roller.settings, f) for f in roller.settings.__dataclass_fields__}
 
 
 def play_game(setup: GameSetup, world: Map, roller: Roller, factory: PolicyFactory = default_factory,

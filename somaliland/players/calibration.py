@@ -11,13 +11,11 @@ about 0.15 s of CPU, once per process and die.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
-from physics import Board, DieSpec, Materials, PlacedDie, Pose, Roller, Scene, Style, Throw, make_roller
+from physics import Board, DieSpec, Materials, PlacedDie, Pose, Roller, Scene, Style, Throw, private_roller
 
 SPEEDS = (0.5, 0.7, 0.9, 1.1, 1.3, 1.5, 1.7, 1.9)  # m/s: from a gentle slide to a hard throw across the board
 HEADINGS = 4  # sample throws per speed, at evenly spread headings and die yaws
@@ -122,23 +120,11 @@ def calibrate(roller: Roller, size: float, mass: float, materials: Materials | N
         tumble: forward spin at release as a fraction of the rolling rate (0: the die slides).
     """
     materials = materials or Materials()
-    key = (size, mass, materials, tumble, getattr(roller, "settings", None))
+    key = (size, mass, materials, tumble, roller.settings)
     if key not in _CACHE:
         with private_roller(roller) as lab:
             _CACHE[key] = _calibrate(lab, size, mass, materials, tumble)
     return _CACHE[key]
-
-
-@contextmanager
-def private_roller(roller: Roller) -> Iterator[Roller]:
-    """Yield a roller for a player's own practice rolls: this one, or a new one of its settings if it keeps a
-    world per game (the practice rolls must not enter a game's world, whatever its board)."""
-    settings = getattr(roller, "settings", None)
-    if getattr(settings, "world", "per_roll") == "per_roll":
-        yield roller
-        return
-    with make_roller(settings) as own:
-        yield own
 
 
 def _calibrate(roller: Roller, size: float, mass: float, materials: Materials, tumble: float) -> ThrowModel:

@@ -31,6 +31,8 @@ from somaliland.rules.pirates import targetable, targets_route
 from somaliland.rules.state import ShipState, Status
 
 PATH_SAMPLES = 8  # points checked along each straight path for land
+_PATH_FRACTIONS = np.linspace(0.0, 1.0, PATH_SAMPLES)[None, 1:, None]  # where along a path, the origin left out
+_PATH_FRACTIONS.setflags(write=False)
 BEHIND = 0.05  # m of the leg behind the ship that progress is still measured on (a throw may lose ground)
 
 
@@ -199,7 +201,7 @@ def land_fraction(s: Surroundings, ends: np.ndarray) -> np.ndarray:
     checked once for all paths.
     """
     origin = np.asarray(s.origin)
-    f = np.linspace(0.0, 1.0, PATH_SAMPLES)[None, 1:, None]
+    f = _PATH_FRACTIONS
     pts = origin[None, None, :] + f * (ends - origin)[:, None, :]
     on = shapely.contains_xy(s.land, pts[..., 0], pts[..., 1]).sum(axis=1)
     return (on + int(shapely.contains_xy(s.land, origin[0], origin[1]))) / PATH_SAMPLES
@@ -217,7 +219,12 @@ def outcomes(s: Surroundings, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray,
 
 def progress_at(s: Surroundings, points: np.ndarray) -> np.ndarray:
     """Return how far along the leg each point (n, 2) lies, measured on the stretch one throw can reach."""
-    return np.minimum(s.window_from + shapely.line_locate_point(s.window, shapely.points(points)), s.end)
+    return _progress_of(s, shapely.points(points))
+
+
+def _progress_of(s: Surroundings, points: np.ndarray) -> np.ndarray:
+    """Return `progress_at` for points already made shapely geometries (making them is the dear part)."""
+    return np.minimum(s.window_from + shapely.line_locate_point(s.window, points), s.end)
 
 
 def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np.ndarray | None = None) -> np.ndarray:
@@ -231,7 +238,7 @@ def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np
     if not on_board.all():
         rests[~on_board] = put_back(s, ends[~on_board])
     points = shapely.points(rests)
-    progress = progress_at(s, rests)
+    progress = _progress_of(s, points)
     off_line = shapely.distance(s.window, points)
     detour = w.off_route * np.maximum(off_line - w.corridor, 0.0) + w.centre_pull * off_line
     collide = _paths_touch(np.asarray(s.origin), ends, s.others, s.clearance) if touched is None else touched

@@ -55,6 +55,10 @@ class Strategy:
         self.tumble = tumble
         self.rolls = rolls  # lookahead budget: physics rolls per throw decision
         self.voyages = voyages  # the survey's lone voyages per leg
+        # the last survey and throw model asked for, by the identity of the map and rules they were asked for: a
+        # game asks at every decision, and the process-wide caches' keys are dear to hash
+        self._surveyed: tuple[Map, RulesConfig, Survey] | None = None
+        self._modelled: tuple[RulesConfig, ThrowModel] | None = None
 
     def __repr__(self) -> str:
         return f"Strategy({self.name!r}, rolls={self.rolls}, tumble={self.tumble})"
@@ -68,8 +72,12 @@ class Strategy:
 
     def survey(self, world: Map, config: RulesConfig) -> Survey:
         """Return the survey of the map in play for this strategy's aim and hand model (sailed once per process)."""
-        return survey(self.roller, world, config, spread=self.spread, weights=self.weights, tumble=self.tumble,
-                      voyages=self.voyages)
+        last = self._surveyed
+        if last is None or last[0] is not world or last[1] is not config:
+            last = self._surveyed = (world, config, survey(self.roller, world, config, spread=self.spread,
+                                                           weights=self.weights, tumble=self.tumble,
+                                                           voyages=self.voyages))
+        return last[2]
 
     def _worth(self, table: Table, cards: tuple[Card, ...], traffic: Traffic) -> tuple[float, tuple[Plan, ...]]:
         return best_plans(cards, vessels(table.state, table.seat), self.survey(table.world, table.config),
@@ -107,7 +115,11 @@ class Strategy:
     # -- throwing -----------------------------------------------------------------------------------
     def model(self, table: Table) -> ThrowModel:
         """Return the throw model of this table's dice (measured once per process)."""
-        return calibrate(self.roller, table.config.die_size, table.config.die_mass, tumble=self.tumble)
+        last = self._modelled
+        if last is None or last[0] is not table.config:
+            last = self._modelled = (table.config, calibrate(self.roller, table.config.die_size,
+                                                             table.config.die_mass, tumble=self.tumble))
+        return last[1]
 
     def throw(self, table: Table, ship_id: str, rng: np.random.Generator) -> Throw:
         """Return the intended throw: the best-ranked candidate, checked by physics within the budget."""

@@ -34,14 +34,14 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 import numpy as np
 
-from physics import Roller, portable
+from physics import Roller, portable, private_roller
 from somaliland.map.model import Direction, Map, Route
 from somaliland.players.aim import FINE, Spread, landings, prior_odds, rank, sizing_up
-from somaliland.players.calibration import ThrowModel, calibrate, private_roller
+from somaliland.players.calibration import ThrowModel, calibrate
 from somaliland.players.hand import ThrowSkill, execute
 from somaliland.players.hazards import AimWeights, LegOdds, Surroundings, outcomes, progress_at, start_clear
 from somaliland.players.policy import Table
@@ -250,7 +250,7 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
         voyages: lone voyages per leg (and `convoy_runs(voyages)` convoys per route).
     """
     at_sea = sea_rules(config)
-    key = (map_digest(world), at_sea, spread, weights, tumble, getattr(roller, "settings", None), voyages)
+    key = (map_digest(world), at_sea, spread, weights, tumble, roller.settings, voyages)
     if key not in _CACHE:
         started = time.process_time()
         model = calibrate(roller, config.die_size, config.die_mass, tumble=tumble)
@@ -281,8 +281,12 @@ def convoy_runs(voyages: int) -> int:
     return min(CONVOY_RUNS_MAX, max(1, (3 * voyages) // 4))
 
 
+@lru_cache(maxsize=64)
 def sea_rules(config: RulesConfig) -> RulesConfig:
-    """Return the rules with every option that cannot change a voyage without pirates at its default."""
+    """Return the rules with every option that cannot change a voyage without pirates at its default.
+
+    Cached: every throw's survey lookup asks it, and building a `RulesConfig` validates it (a game has a few).
+    """
     default = RulesConfig()
     return replace(config, **{name: getattr(default, name) for name in NOT_AT_SEA})
 

@@ -28,7 +28,7 @@ def resimulate(story: Story, indices: list[int]) -> tuple[Story, list[str]]:
     settings = SimSettings(**story.header["physics"])
     steps, problems = list(story.steps), []
     chosen, order = set(indices), list(indices)
-    if settings.world == "per_game":
+    if settings.shares_world:
         seers = [i for i, seat in enumerate(story.header.get("seats", [])) if (seat.get("params") or {}).get("rolls")]
         if seers:
             return story, [f"{story.path}: played in one world per game with lookahead rolls (seat "

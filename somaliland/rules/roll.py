@@ -16,7 +16,7 @@ from somaliland.rules.moves import counts_as_move, owed_turns, start_pose, throw
 from somaliland.rules.placement import free_spot, set_down
 from somaliland.rules.state import SAILING, GameState, ShipState, Status, with_ships
 
-SAILS_ON = frozenset({Status.AT_SEA, Status.AGROUND, Status.LOST_TURN, Status.OFF_BOARD})
+SAILS_ON = (Status.AT_SEA, Status.AGROUND, Status.LOST_TURN, Status.OFF_BOARD)  # a tuple, as SAILING (state.py)
 
 
 def _check_roll(state: GameState, ship_id: str, roll: RollResult, config: RulesConfig) -> None:

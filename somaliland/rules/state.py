@@ -29,7 +29,9 @@ class Status(enum.Enum):
     SUNK = "sunk"  # removed from the game (R18)
 
 
-SAILING = frozenset({Status.AT_SEA, Status.AGROUND, Status.HELD, Status.LOST_TURN, Status.OFF_BOARD})
+# a tuple, not a set: membership compares by identity, where a set would call Enum's hash (in Python) for every
+# ship the rules and players ask about, tens of thousands of times a game
+SAILING = (Status.AT_SEA, Status.AGROUND, Status.HELD, Status.LOST_TURN, Status.OFF_BOARD)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,119 @@
+"""Bullet worlds: connecting to a headless physics server, building a world of board, table and relief, adding a
+die's body, and the world a game's rolls may share. With `physics/view.py` (which only draws) the only module
+that imports pybullet.
+
+By default each roll builds a fresh world (Bullet is deterministic on a freshly built world, and saved states do
+not survive sleeping: bullet3 issue #3993), so a roll's result depends on its scene and throw alone, bit for bit,
+in any process. A world kept between rolls, even with every die removed last in first out, makes a roll's result
+depend on the rolls before it (2 throws in 300; all 6 games of `experiments/perf/world_reuse.py`): the
+broadphase keeps its pair clean-up cursor (which only `resetSimulation` resets in pybullet), among other state.
+With `SimSettings.world = "per_game"` a game's rolls share one world all the same (`KeptWorld`), built once by
+its game's first roll.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+from physics.board import Board, prism_mesh
+from physics.dice import DieSpec, Quaternion
+from physics.materials import Materials
+from physics.scene import Scene
+from physics.settings import SimSettings
+from physics.tipping import GRAVITY
+
+TABLE_THICKNESS = 0.02
+
+
+@contextmanager
+def quiet_stdout():
+    """Silence what Bullet's C code prints on import and connect ("pybullet build time", "argv[0]=")."""
+    import sys
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, devnull):
+            os.close(fd)
+
+
+with quiet_stdout():
+    import pybullet
+    from pybullet_utils import bullet_client
+
+
+class KeptWorld:
+    """A Bullet world that a game's rolls share (`SimSettings.world == "per_game"`): what it was built for, the
+    die shapes it holds, and whether it has been built yet."""
+
+    def __init__(self, board: Board, materials: Materials) -> None:
+        self.board, self.materials = board, materials
+        self.shapes: dict[tuple[float, float, float], int] = {}
+        self.built = False
+
+    def fits(self, scene: Scene) -> bool:
+        """Return True if a roll in this scene may use this world (the same board and materials)."""
+        return (scene.board is self.board or scene.board == self.board) and scene.materials == self.materials
+
+
+def connect() -> bullet_client.BulletClient:
+    """Return a client of a new headless physics server."""
+    with quiet_stdout():
+        return bullet_client.BulletClient(connection_mode=pybullet.DIRECT)
+
+
+def build_world(p: bullet_client.BulletClient, settings: SimSettings, b: Board, mat: Materials) -> None:
+    """Build a fresh world in the client's server with the board, the table and any relief."""
+    p.resetSimulation()
+    p.setGravity(0, 0, -GRAVITY)
+    # Split impulse for every penetration (Bullet's default threshold is -4 cm, far deeper than a
+    # die ever sinks): penetration is then pushed out without adding velocity, which otherwise
+    # makes bounces 10-16% higher than the restitution says (measured at 960 Hz).
+    p.setPhysicsEngineParameter(fixedTimeStep=settings.dt, numSubSteps=0, deterministicOverlappingPairs=1,
+                                numSolverIterations=settings.solver_iterations,
+                                splitImpulsePenetrationThreshold=0.0)
+    slab = p.createCollisionShape(p.GEOM_BOX, halfExtents=[b.width / 2, b.depth / 2, b.thickness / 2])
+    m = b.table_margin
+    table = p.createCollisionShape(p.GEOM_BOX, halfExtents=[b.width / 2 + m, b.depth / 2 + m,
+                                                            TABLE_THICKNESS / 2])
+    statics = [
+        p.createMultiBody(0, slab, basePosition=[b.width / 2, b.depth / 2, -b.thickness / 2],
+                          useMaximalCoordinates=True),
+        p.createMultiBody(0, table, basePosition=[b.width / 2, b.depth / 2,
+                                                  b.table_top - TABLE_THICKNESS / 2],
+                          useMaximalCoordinates=True),
+    ]
+    for prism in b.relief:
+        if prism.height > 0:
+            verts, tris = prism_mesh(prism)
+            shape = p.createCollisionShape(p.GEOM_MESH, vertices=verts.tolist(),
+                                           indices=tris.ravel().tolist(),
+                                           flags=p.GEOM_FORCE_CONCAVE_TRIMESH)
+            statics.append(p.createMultiBody(0, shape, useMaximalCoordinates=True))
+    for uid in statics:
+        p.changeDynamics(uid, -1, lateralFriction=mat.board_friction, restitution=mat.board_restitution)
+
+
+def add_die(p: bullet_client.BulletClient, shapes: dict[tuple[float, float, float], int], spec: DieSpec,
+            mat: Materials, settings: SimSettings, position, orientation: Quaternion, *, asleep: bool) -> int:
+    """Add a die's body to the world and return its body id (`shapes` caches the world's box shapes by size)."""
+    if spec.size not in shapes:
+        shapes[spec.size] = p.createCollisionShape(p.GEOM_BOX, halfExtents=list(spec.half_extents))
+    uid = p.createMultiBody(spec.mass, shapes[spec.size], basePosition=list(position),
+                            baseOrientation=list(orientation), useMaximalCoordinates=True)
+    # a resting die sleeps until touched; its sleep threshold is so low that once woken it stays
+    # awake for the rest of the roll (settling is decided by the stepping loop, not by Bullet)
+    activation = p.ACTIVATION_STATE_ENABLE_SLEEPING | (p.ACTIVATION_STATE_SLEEP if asleep else 0)
+    p.changeDynamics(uid, -1, lateralFriction=mat.die_friction, restitution=mat.die_restitution,
+                     linearDamping=0.0, angularDamping=0.0, sleepThreshold=settings.settle_speed,
+                     activationState=activation)
+    return uid
