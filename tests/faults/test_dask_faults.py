@@ -18,7 +18,7 @@ import pytest
 from somaliland.cli.main import main
 from somaliland.study import StudyError, load_study
 from somaliland.study.executors import connect, dask_executors
-from somaliland.study.runner import run_study
+from somaliland.study.runner import WATCH_S, run_study
 from support import assert_same_games
 from test_study_support import ROOT
 
@@ -48,6 +48,14 @@ def test_lost_workers_are_noticed_replaced_and_waited_for(reference, tmp_path):
             def kill_first(outcome):  # one worker dies with games in flight; the other plays them
                 if workers[0].poll() is None:
                     workers[0].kill()
+                    workers[0].wait()
+                    # the run asks the scheduler at most once a WATCH_S: hold the run until the scheduler
+                    # has seen the loss and the next look is due, so a loaded machine cannot finish the
+                    # remaining games unwatched (CI saw it do that once)
+                    deadline = time.monotonic() + 60
+                    while len(client.scheduler_info()["workers"]) > 1 and time.monotonic() < deadline:
+                        time.sleep(0.05)
+                    time.sleep(WATCH_S)
 
             said = []
             run_study(study, text, tmp_path / "one-lost", make, threads, progress=False, chunk_games=2,
