@@ -432,3 +432,15 @@ def test_a_tuning_folder_refuses_another_tuning_and_a_second_run_at_once(tmp_pat
     _open_folder(tuning_of(BASE.replace("trials = 6", "trials = 9")), BASE, tmp_path).close()  # more trials: the same
     with pytest.raises(StudyError, match="fingerprint: expected the folder of the same tuning"):
         _open_folder(tuning_of(BASE.replace("range = [12.0, 28.0]", "range = [12.0, 27.0]")), BASE, tmp_path)
+
+
+def test_the_validation_has_a_progress_bar_in_games_that_starts_at_the_games_already_played(capsys):
+    from somaliland.tune.search import Progress
+
+    bar = Progress(True)
+    bar.open(total=8, initial=8)
+    bar.validating(total=10, initial=4)
+    bar.game()
+    assert (bar.bar.n, bar.bar.total, bar.games) == (5, 10, 1)
+    bar.close()
+    assert "validation" in capsys.readouterr().err

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from somaliland.study.errors import StudyError
 from somaliland.tune.candidate import MAP_FILE, RULES_FILE, base_documents, write_text
-from somaliland.tune.evaluate import GameEvaluator, errors
+from somaliland.tune.evaluate import GameEvaluator, errors, first_games
 from somaliland.tune.measures import Estimate
 from somaliland.tune.search import Progress, SearchResult, elapsed_store, run_search, trial_folder
 from somaliland.tune.spec import Tuning
@@ -79,8 +79,10 @@ def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor:
             chosen = result.chosen(tuning)
             validation = None
             if chosen is not None:
+                bar.validating(2 * tuning.validation_games, validation_played(tuning, out))
                 validation = validate(tuning, out, evaluator, chosen.number)
                 write_chosen(tuning, out, result, chosen.number, validation)
+                bar.close()
         finally:
             save()  # the wall time of an interrupted run counts too
         from somaliland.tune.report import write_report
@@ -89,6 +91,13 @@ def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor:
         return TuneSummary(out, result, chosen.number if chosen else None, validation, total(), report, bar.games)
     finally:
         lock.close()
+
+
+def validation_played(tuning: Tuning, out: Path) -> int:
+    """Return how many validation games earlier runs of this tuning finished (for the progress bar)."""
+    root = out / "validation" / str(tuning.validation_seed)
+    return sum(min(len(first_games(side, tuning.validation_games).games), tuning.validation_games)
+               for side in root.iterdir() if side.is_dir()) if root.is_dir() else 0
 
 
 def validate(tuning: Tuning, out: Path, evaluator: GameEvaluator, number: int) -> Validation:

@@ -321,6 +321,7 @@ class Progress:
 
     def __init__(self, show: bool = True) -> None:
         self.show, self.bar, self.games, self.best = show, None, 0, ""
+        self.per_game = False  # the validation's bar counts games, the search's trials
 
     def open(self, total: int, initial: int) -> None:
         """Start the bar at the trials already told."""
@@ -331,9 +332,23 @@ class Progress:
                             mininterval=1.0, bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} trials "
                                                         "[{elapsed} elapsed, {remaining} left{postfix}]")
 
+    def validating(self, total: int, initial: int) -> None:
+        """Start a second bar, in games, for the validation of the chosen candidate and the base."""
+        self.close()
+        if self.show:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, initial=initial, unit="game", file=sys.stderr, dynamic_ncols=True,
+                            mininterval=1.0, desc="validation",
+                            bar_format="{desc}: {bar}| {n_fmt}/{total_fmt} games [{elapsed} elapsed, {remaining} left]")
+            self.per_game = True
+
     def game(self, outcome: Any = None) -> None:
         """Count a game played in this run."""
         self.games += 1
+        if self.per_game and self.bar is not None:
+            self.bar.update(1)
+            return
         self._show()
 
     def told(self, trials: int, lead: Scored | None, tuning: Tuning) -> None:
