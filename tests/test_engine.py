@@ -2,17 +2,19 @@
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
-from physics import make_roller
+from physics import SimSettings, make_roller
 from scripted import scripted_factory
 from somaliland.engine.account import account
 from somaliland.engine.encode import BEFORE_OPTIONS
-from somaliland.engine.loop import play_game
-from somaliland.engine.record import RecordError, RecordWriter, read_record
-from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat
+from somaliland.engine.loop import game_steps, play_game
+from somaliland.engine.record import RecordError, RecordWriter, decode_at, read_record
+from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat, setup_from_header
 from somaliland.engine.verify import first_difference, verify_record
+from somaliland.errors import UsageError
 from somaliland.map import load
 from somaliland.rules import RulesConfig
 
@@ -52,6 +54,22 @@ def recorded(tmp_path_factory):
     with RecordWriter(path) as writer, make_roller() as roller:
         result = play_game(setup(seed=11), WORLD, roller, scripted_factory, sink=writer)
     return path, result
+
+
+def test_a_roller_simulating_otherwise_than_the_setup_says_is_refused(roller):
+    """How rolls are simulated is part of the setup (`GameSetup.physics`): a roller of other settings never plays it."""
+    other = replace(setup(seed=5), physics=SimSettings(rate_hz=480, world="per_game"))
+    says = r"rate_hz 960 \(the setup's: 480\), world 'per_roll' \(the setup's: 'per_game'\)"
+    with pytest.raises(UsageError, match=says):
+        play_game(other, WORLD, roller, scripted_factory)
+    with pytest.raises(UsageError, match=says):
+        game_steps(other, WORLD, roller)
+
+
+def test_the_header_tells_the_setup_back(recorded):
+    path, _ = recorded
+    head = decode_at(read_record(path)[0], 1, str(path)).event
+    assert setup_from_header(head, str(path)) == setup(seed=11)  # its physics settings included
 
 
 def test_record_is_json_lines_that_read_back(recorded):

@@ -30,7 +30,7 @@ def digest(result) -> str:
 
 def ev_game(seed: int):
     return GameSetup(seed=seed, seats=seats_from(["ev"], 2, ThrowSkill.level(0.75)),
-                     rules=RulesConfig(players=2, rounds=1))
+                     rules=RulesConfig(players=2, rounds=1), physics=PER_GAME)
 
 
 def test_a_game_in_one_world_plays_the_same_whatever_was_played_before_it():
@@ -90,9 +90,10 @@ def test_a_failed_roll_leaves_the_next_one_a_fresh_world(monkeypatch):
 
 def test_a_game_played_in_one_world_verifies_and_re_simulates(tmp_path, capsys):
     record = tmp_path / "game.jsonl"
-    setup = GameSetup(seed=11, seats=(Seat("africa"), Seat("somalia")), rules=RulesConfig(players=2, rounds=2))
-    with RecordWriter(record) as writer, make_roller(PER_GAME) as roller:
-        play_game(setup, WORLD, roller, scripted_factory, sink=writer)
+    setup = GameSetup(seed=11, seats=(Seat("africa"), Seat("somalia")), rules=RulesConfig(players=2, rounds=2),
+                      physics=PER_GAME)
+    with RecordWriter(record) as writer:
+        play_game(setup, WORLD, None, scripted_factory, sink=writer)
     assert lines(record)[0]["physics"]["world"] == "per_game"
     assert verify_record(record, factory=scripted_factory).ok
     events = lines(record)
@@ -110,8 +111,9 @@ def test_a_game_played_in_one_world_verifies_and_re_simulates(tmp_path, capsys):
 def test_lookahead_rolls_in_one_world_are_re_simulated_whole_only(tmp_path, capsys):
     record = tmp_path / "game.jsonl"
     seats = tuple(Seat("ev", ThrowSkill.level(0.75), (("rolls", 1),)) for _ in range(2))
-    with RecordWriter(record) as writer, make_roller(PER_GAME) as roller:
-        play_game(GameSetup(seed=5, seats=seats, rules=RulesConfig(players=2, rounds=1)), WORLD, roller, sink=writer)
+    with RecordWriter(record) as writer:
+        play_game(GameSetup(seed=5, seats=seats, rules=RulesConfig(players=2, rounds=1), physics=PER_GAME), WORLD,
+                  sink=writer)
     assert main(["replay", str(record), "--round", "1", "--check", "--top-down", str(tmp_path / "r.png")]) == 0
     assert "cannot be re-simulated one by one: use `somaliland verify" in capsys.readouterr().err
 

@@ -27,7 +27,7 @@ import json
 import sys
 import time
 
-from physics import SimSettings, make_roller
+from physics import SimSettings
 from somaliland.engine.loop import play_game
 from somaliland.engine.setup import DEFAULT_MAP, GameSetup, seats_from
 from somaliland.map import load
@@ -44,9 +44,9 @@ def main(mode: str, seeds=range(1, 7)) -> None:
     digests, start = [], time.process_time()
     for seed in seeds:
         setup = GameSetup(seed=seed, seats=seats_from(["ev"], 4, ThrowSkill.level(0.75)),
-                          rules=RulesConfig(players=4), map_path=DEFAULT_MAP, record_paths=False)
-        with make_roller(SimSettings(world=mode)) as roller:
-            result = play_game(setup, world, roller)
+                          rules=RulesConfig(players=4), map_path=DEFAULT_MAP, record_paths=False,
+                          physics=SimSettings(world=mode))
+        result = play_game(setup, world)  # a roller of the setup's physics, fresh for each game
         digests.append(hashlib.sha256(json.dumps(result.events, sort_keys=True, default=str).encode()).hexdigest()[:10])
     print(f"{mode:13s} {(time.process_time() - start) / len(digests):.3f} CPU s/game  {' '.join(digests)}")
 

@@ -152,16 +152,16 @@ def run_game(args: argparse.Namespace) -> int:
     seats = seats_from(args.strategies.split(","), 4, ThrowSkill.level(0.75))
     settings = SimSettings(**_physics_overrides(args))
     cpu, throws = [], []
-    with make_roller(settings) as roller:
+    with make_roller(settings) as roller:  # one for all the games: each game's setup says these settings
         for k in range(args.games):
-            setup = GameSetup(seed=args.seed + k, seats=seats, rules=rules)
+            setup = GameSetup(seed=args.seed + k, seats=seats, rules=rules, physics=settings)
             t0 = time.process_time()
             result = play_game(setup, world, roller)
             cpu.append(time.process_time() - t0)
             throws.append(result.throws)
         profile = cProfile.Profile()
         profile.enable()
-        play_game(GameSetup(seed=args.seed, seats=seats, rules=rules), world, roller)
+        play_game(GameSetup(seed=args.seed, seats=seats, rules=rules, physics=settings), world, roller)
         profile.disable()
     areas = _profile_areas(pstats.Stats(profile))
     out = {"games": args.games, "median_cpu_s": round(statistics.median(cpu), 3),

@@ -51,7 +51,6 @@ def load_setup(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     """Play the game."""
-    from physics import make_roller
     from somaliland.engine.account import account
     from somaliland.engine.loop import play_game
     from somaliland.engine.record import RecordWriter
@@ -59,8 +58,7 @@ def run(args: argparse.Namespace) -> int:
     setup, world = load_setup(args)
     writer = RecordWriter(args.record) if args.record else None
     try:
-        with make_roller() as roller:
-            result = play_game(setup, world, roller, sink=writer)
+        result = play_game(setup, world, sink=writer)  # its roller made from setup.physics
     finally:
         if writer is not None:
             writer.close()

@@ -131,7 +131,6 @@ def run_report(args: argparse.Namespace) -> int:
 
 def run_replay(args: argparse.Namespace) -> int:
     """Replay one game of a study."""
-    from physics import make_roller
     from somaliland.engine.account import account
     from somaliland.engine.loop import play_game
     from somaliland.engine.record import RecordWriter
@@ -152,8 +151,7 @@ def run_replay(args: argparse.Namespace) -> int:
     init_worker(list(sys.path))
     writer = RecordWriter(args.record) if args.record else None
     try:
-        with make_roller(cell.physics) as roller:
-            result = play_game(setup, load(cell.map_path), roller, policy_factory(study.policy_factory), sink=writer)
+        result = play_game(setup, load(cell.map_path), None, policy_factory(study.policy_factory), sink=writer)
     finally:
         if writer is not None:
             writer.close()

@@ -17,16 +17,16 @@ policies; the PettingZoo environment (`somaliland.env`) lets an outside agent an
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from physics import Roller
+from physics import Roller, make_roller
 from somaliland import __version__
 from somaliland.engine.decisions import Answer, DraftRequest, LaunchRequest, PlanRequest, Request, ThrowRequest
 from somaliland.engine.encode import plain, rules_json
 from somaliland.engine.events import (Deal, DraftPick, Event, Header, LaunchPass, Planned, Stamped, Thrown, TurnBegun,
                                       encode, final_table, scores)
-from somaliland.engine.setup import GameSetup, Seat
+from somaliland.engine.setup import GameSetup, Seat, check_roller
 from somaliland.machine import fingerprint
 from somaliland.map.model import Map
 from somaliland.players.hand import execute
@@ -68,6 +68,7 @@ class _Game:
 
     def __init__(self, setup: GameSetup, world: Map, roller: Roller,
                  sink: Callable[[dict[str, Any]], None] | None) -> None:
+        check_roller(setup, roller)
         self.setup, self.world, self.roller, self.config = setup, world, roller, setup.rules
         self.rng = make_rng(setup.seed)
         self.board = world.board()
@@ -94,7 +95,7 @@ class _Game:
             map={"file": str(s.map_path), "name": self.world.name, "sha256": self.world.sha256,
                  "routes": [{"name": r.name, "label": r.display_name, "full_value": r.full_value}
                             for r in self.world.routes]},
-            rules=rules_json(self.config), physics=plain(_settings(self.roller)),
+            rules=rules_json(self.config), physics=plain({f.name: getattr(s.physics, f.name) for f in fields(s.physics)}),
             seats=tuple(plain({"seat": i, "colour": COLOURS[i], "strategy": seat.strategy,
                                "skill": {"heading_sd_deg": seat.skill.heading_sd_deg, "speed_sd": seat.skill.speed_sd},
                                "params": dict(seat.params)}) for i, seat in enumerate(s.seats)),
@@ -180,24 +181,26 @@ class _Game:
         self.emit(*happened)
 
 
-def _settings(roller: Roller) -> dict[str, Any]:
-    return {f: getattr(roller.settings, f) for f in roller.settings.__dataclass_fields__}
-
-
-def play_game(setup: GameSetup, world: Map, roller: Roller, factory: PolicyFactory = default_factory,
+def play_game(setup: GameSetup, world: Map, roller: Roller | None = None, factory: PolicyFactory = default_factory,
               sink: Callable[[dict[str, Any]], None] | None = None) -> GameResult:
     """Play a whole game and return its record and result.
 
     Args:
-        setup: seed, rules, map file and seats.
+        setup: seed, rules, map file, seats and physics settings.
         world: the loaded map (its sha256 goes into the record).
-        roller: the physics roller (any `physics.Roller`).
+        roller: the physics roller (any `physics.Roller`) simulating as `setup.physics` says, to share between
+            games; None: one made from `setup.physics` for this game.
         factory: makes each seat's policy from its strategy name (the strategy registry by default).
         sink: called with each record line as it happens (to stream a record to a file).
 
     Raises:
+        UsageError: the roller's settings are not the setup's (`check_roller`).
         IllegalActionError: a player attempted an illegal action (a bug in that strategy).
     """
+    if roller is None:
+        with make_roller(setup.physics) as own:
+            return play_game(setup, world, own, factory, sink)
+    check_roller(setup, roller)  # before the players are made with it
     policies = [seat_policy(seat, roller, factory) for seat in setup.seats]
     steps = game_steps(setup, world, roller, sink)
     answer: Answer = None  # a fresh generator is started by sending None
@@ -223,9 +226,11 @@ def game_steps(setup: GameSetup, world: Map, roller: Roller,
     """Return the game as a generator: it yields each decision request, is sent its answer, returns the result.
 
     `gen.send(answer)` answers the request last yielded (see `decisions.py` for what each takes); the
-    generator's return value (StopIteration.value) is the `GameResult`. Arguments as for `play_game`.
+    generator's return value (StopIteration.value) is the `GameResult`. Arguments as for `play_game`; the roller
+    is required.
 
     Raises:
+        UsageError: the roller's settings are not the setup's (`check_roller`).
         IllegalActionError: an answer the rules refuse (the generator is then finished).
     """
     return _Game(setup, world, roller, sink).play()

@@ -1,10 +1,19 @@
-"""What a game is made of before it starts: seed, map, rules and the seats with their players."""
+"""What a game is made of before it starts: seed, map, rules, the seats with their players, and how its rolls are
+simulated (the physics settings, world policy included): everything that decides the game's results.
+
+A game's roller is made from its setup (`make_roller(setup.physics)`), or checked against it (`check_roller`);
+a record's header tells the setup back (`setup_from_header`).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from physics import Roller, SimSettings
+from somaliland.engine.encode import rules_from_json
+from somaliland.engine.events import Header
+from somaliland.engine.record import RecordError
 from somaliland.errors import UsageError
 from somaliland.players.hand import ThrowSkill
 from somaliland.rules.config import RulesConfig
@@ -31,6 +40,7 @@ class GameSetup:
     rules: RulesConfig = field(default_factory=RulesConfig)
     map_path: Path = DEFAULT_MAP
     record_paths: bool = True  # keep each throw's sampled path in the record (for replays)
+    physics: SimSettings = SimSettings()  # how its rolls are simulated: step rate, world policy, ... (physics/)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
@@ -50,3 +60,33 @@ def seats_from(strategies: list[str], players: int, skill: ThrowSkill) -> tuple[
         raise UsageError(f"--strategies names {len(strategies)} strategies for {players} players; "
                          f"give one for everybody or exactly {players}")
     return tuple(Seat(name.strip(), skill) for name in strategies)
+
+
+def check_roller(setup: GameSetup, roller: Roller) -> None:
+    """Refuse a roller that simulates otherwise than the setup says: its game would not be the setup's.
+
+    Raises:
+        UsageError: the roller's settings differ from `setup.physics` (names each setting that differs).
+    """
+    if roller.settings == setup.physics:
+        return
+    differ = [f"{f.name} {getattr(roller.settings, f.name)!r} (the setup's: {getattr(setup.physics, f.name)!r})"
+              for f in fields(SimSettings) if getattr(roller.settings, f.name) != getattr(setup.physics, f.name)]
+    raise UsageError(f"the roller simulates with {', '.join(differ) or 'other settings'}, not as the game's setup "
+                     f"says; a game's rolls follow its setup: make the roller with make_roller(setup.physics)")
+
+
+def setup_from_header(head: Header, path: str) -> GameSetup:
+    """Return the game setup a record's header describes, physics settings included.
+
+    Raises:
+        RecordError: a header value that does not make a valid setup (names line 1).
+    """
+    try:
+        seats = tuple(Seat(s["strategy"], ThrowSkill(**s["skill"]), tuple(sorted(s.get("params", {}).items())))
+                      for s in head.seats)
+        return GameSetup(seed=head.seed, seats=seats, rules=rules_from_json(head.rules),
+                         map_path=Path(head.map["file"]), record_paths=head.record_paths,
+                         physics=SimSettings(**head.physics))
+    except (KeyError, TypeError, ValueError) as error:
+        raise RecordError(path, 1, f"the header does not describe a game: {error}") from None

@@ -3,8 +3,9 @@
 The record is read through the one codec (engine/events.py) and so is every line the re-run writes, as a record
 would read it back (paths rounded): the two are compared as typed events, and where they part the message names
 the line, its kind and the first field that differs. Verify rebuilds no game state from the record: the re-run's
-engine makes the state from the header's seed, players and physics; seats an outside agent played answer from
-their recorded decisions (engine/recorded.py). Folding the record through the rules is `engine.fold`'s work.
+engine makes the state from the setup the header tells (`setup_from_header`: seed, players, physics settings, so
+the re-run's roller is the game's); seats an outside agent played answer from their recorded decisions
+(engine/recorded.py). Folding the record through the rules is `engine.fold`'s work.
 """
 
 from __future__ import annotations
@@ -14,17 +15,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from physics import SimSettings, make_roller
 from somaliland import __version__
-from somaliland.engine.encode import BEFORE_OPTIONS, rules_from_json
+from somaliland.engine.encode import BEFORE_OPTIONS
 from somaliland.engine.events import Header, Stamped, decode, encode
 from somaliland.engine.loop import PolicyFactory, default_factory, play_game
 from somaliland.engine.mapref import find_map
 from somaliland.engine.record import RecordError, decode_at, dumps, read_record
 from somaliland.engine.recorded import answering_agents
-from somaliland.engine.setup import GameSetup, Seat
+from somaliland.engine.setup import setup_from_header
 from somaliland.machine import parting_note
-from somaliland.players.hand import ThrowSkill
 from somaliland.rules.errors import IllegalActionError
 
 
@@ -62,23 +61,6 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
     return None if a == b else (path or "(value)")
 
 
-def setup_from_header(head: Header, path: str) -> tuple[GameSetup, SimSettings]:
-    """Return the game setup and physics settings a record's header describes.
-
-    Raises:
-        RecordError: a header value that does not make a valid setup (names line 1).
-    """
-    try:
-        seats = tuple(Seat(s["strategy"], ThrowSkill(**s["skill"]), tuple(sorted(s.get("params", {}).items())))
-                      for s in head.seats)
-        setup = GameSetup(seed=head.seed, seats=seats, rules=rules_from_json(head.rules),
-                          map_path=Path(head.map["file"]), record_paths=head.record_paths)
-        settings = SimSettings(**head.physics)
-    except (KeyError, TypeError, ValueError) as error:
-        raise RecordError(path, 1, f"the header does not describe a game: {error}") from None
-    return setup, settings
-
-
 def verify_record(path: str | Path, factory: PolicyFactory = default_factory) -> Verdict:
     """Re-simulate the game a record describes and compare it line by line.
 
@@ -100,7 +82,7 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
     told = [decode_at(line, number, name) for number, line in enumerate(lines, start=1)]
     head = told[0].event
     assert isinstance(head, Header)  # read_record has decoded the first line as the header
-    setup, settings = setup_from_header(head, name)
+    setup = setup_from_header(head, name)  # its physics settings too: the re-run's roller is made from them
     warnings = []
     if head.version != __version__:
         warnings.append(f"recorded by somaliland {head.version}, verifying with {__version__}")
@@ -125,20 +107,19 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
         note = parting_note(head.machine)
         return Verdict(False, count, message if note is None else f"{message}; {note}", tuple(warnings))
 
-    with make_roller(settings) as roller:
-        try:
-            play_game(setup, world, roller, answering_agents(told, name, factory), sink=compare)
-        except IllegalActionError as refused:  # a recorded decision (an agent's, or edited) the rules refuse
-            kind = told[count].event.kind if count < len(told) else "end"
-            return parted(f"line {count + 1} ({kind}): the re-run refuses the recorded decision: {refused}")
-        except _Parted as part:
-            line = part.index + 1
-            if part.recorded is None:
-                return parted(f"the re-run goes on after the record's last line ({line - 1})")
-            recorded, simulated = encode(part.recorded), encode(part.simulated)  # named by the record's keys
-            where = first_difference(recorded, simulated)
-            return parted(f"line {line} ({part.recorded.event.kind}) differs at {where}: recorded "
-                          f"{_at(recorded, where)!r}, re-simulated {_at(simulated, where)!r}")
+    try:
+        play_game(setup, world, None, answering_agents(told, name, factory), sink=compare)
+    except IllegalActionError as refused:  # a recorded decision (an agent's, or edited) the rules refuse
+        kind = told[count].event.kind if count < len(told) else "end"
+        return parted(f"line {count + 1} ({kind}): the re-run refuses the recorded decision: {refused}")
+    except _Parted as part:
+        line = part.index + 1
+        if part.recorded is None:
+            return parted(f"the re-run goes on after the record's last line ({line - 1})")
+        recorded, simulated = encode(part.recorded), encode(part.simulated)  # named by the record's keys
+        where = first_difference(recorded, simulated)
+        return parted(f"line {line} ({part.recorded.event.kind}) differs at {where}: recorded "
+                      f"{_at(recorded, where)!r}, re-simulated {_at(simulated, where)!r}")
     if count != len(told):
         return parted(f"the re-run ended at line {count}, the record has {len(told)} lines")
     return Verdict(True, count, f"OK: {count} lines re-simulated identically", tuple(warnings))

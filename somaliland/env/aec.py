@@ -74,7 +74,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             reward: "final" or "shaped" (module docstring).
             observation: "dict" or "vector" (`observations.py`).
             record_paths: keep each throw's sampled path in the record (for replays; slower).
-            physics: the roller's settings (the defaults by default).
+            physics: how the games' rolls are simulated, part of every game's setup (the defaults by default).
             render_mode: None or "rgb_array".
 
         Raises:
@@ -139,10 +139,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             if self._episodes is None:
                 self._episodes = make_rng(np.random.SeedSequence())
             game_seed = int(self._episodes.integers(SEED_RANGE))
-        if self.roller is None:
-            self.roller = make_roller(self.settings)
         self.setup = GameSetup(seed=game_seed, seats=self.seats, rules=self.config, map_path=self.map_file,
-                               record_paths=self.record_paths)
+                               record_paths=self.record_paths, physics=self.settings)
+        if self.roller is None:  # made once from the setup's physics, which every episode shares
+            self.roller = make_roller(self.setup.physics)
         self.policies = {k: seat_policy(s, self.roller, default_factory) for k, s in enumerate(self.seats)
                          if s.strategy != AGENT}
         self.events: list[dict[str, Any]] = []

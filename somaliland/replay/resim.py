@@ -23,19 +23,21 @@ def resimulate(story: Story, indices: list[int]) -> tuple[Story, list[str]]:
     (strategy parameter `rolls`) were part of that history but are not in the record: such a game can only be
     re-simulated whole (`somaliland verify`), and the one message says so.
     """
-    from physics import SimSettings, make_roller
+    from physics import make_roller
+    from somaliland.engine.record import decode_at
+    from somaliland.engine.setup import setup_from_header
 
-    settings = SimSettings(**story.header["physics"])
+    setup = setup_from_header(decode_at(story.header, 1, story.path).event, story.path)  # the header's physics too
     steps, problems = list(story.steps), []
     chosen, order = set(indices), list(indices)
-    if settings.shares_world:
-        seers = [i for i, seat in enumerate(story.header.get("seats", [])) if (seat.get("params") or {}).get("rolls")]
+    if setup.physics.shares_world:
+        seers = [i for i, seat in enumerate(setup.seats) if dict(seat.params).get("rolls")]
         if seers:
             return story, [f"{story.path}: played in one world per game with lookahead rolls (seat "
                            f"{', '.join(map(str, seers))}), which the record does not hold, so its throws cannot be "
                            f"re-simulated one by one: use `somaliland verify {story.path}` to re-play it whole"]
         order = list(range(max(indices, default=-1) + 1))
-    with make_roller(settings) as roller:
+    with make_roller(setup.physics) as roller:
         roller.new_game(story.world.board())  # per roll: does nothing
         for index in order:
             step = story.steps[index]

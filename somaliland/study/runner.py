@@ -80,7 +80,7 @@ def tasks(study: Study, done: set[tuple[int, int]] = frozenset()) -> Iterator[Ga
                 continue
             seed = game_seed(study.master_seed, cell.index, game)
             yield GameTask(cell.index, game, cell.setup(seed), sha[cell.map_path], study.policy_factory,
-                           columns[cell.index], tuple(s.skill for s in cell.seats), cell.physics)
+                           columns[cell.index], tuple(s.skill for s in cell.seats))
 
 
 def run_study(study: Study, study_text: str, out: str | Path, make_executor: ExecutorFactory, workers: int,

@@ -72,7 +72,7 @@ class Cell:
     def setup(self, seed: int, record_paths: bool = False) -> GameSetup:
         """Return the setup of one game of this cell."""
         return GameSetup(seed=seed, seats=tuple(s.seat() for s in self.seats), rules=self.rules,
-                         map_path=self.map_path, record_paths=record_paths)
+                         map_path=self.map_path, record_paths=record_paths, physics=self.physics)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Any
 
-from physics import SimSettings
+from physics import Roller, SimSettings
 from somaliland.engine.setup import GameSetup
 from somaliland.machine import describe, fingerprint
 
@@ -35,7 +35,6 @@ class GameTask:
     factory: str | None  # "module:function", or None for the strategy registry
     columns: tuple[tuple[str, Any], ...]  # the cell's columns, added to every row
     skills: tuple[float, ...]  # each seat's skill level as the study gave it
-    physics: SimSettings = SimSettings()  # how the game's rolls are simulated
 
     @property
     def key(self) -> tuple[int, int]:
@@ -104,7 +103,7 @@ def play_task(task: GameTask) -> GameOutcome:
         from somaliland.engine.loop import play_game
         from somaliland.study.tables import game_tables
 
-        result = play_game(task.setup, world, _roller(task.physics), policy_factory(task.factory))
+        result = play_game(task.setup, world, _roller(task.setup.physics), policy_factory(task.factory))
         tables = game_tables(result.told, world)
         cpu = time.process_time() - t0
         tables["games"][0].update(status="ok", cpu_s=cpu, worker=worker, code=code_version(),
@@ -140,7 +139,8 @@ def code_version() -> str:
     return cached
 
 
-def _roller(settings: SimSettings):
+def _roller(settings: SimSettings) -> Roller:
+    """Return this thread's roller of these settings (a game's setup says them: `GameSetup.physics`)."""
     rollers = getattr(_LOCAL, "rollers", None)
     if rollers is None:
         rollers = _LOCAL.rollers = {}
