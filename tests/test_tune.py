@@ -105,6 +105,7 @@ def test_every_shipped_tuning_loads(path: Path):
     (('strategy = ["bold", "cautious"]', 'strategy = "ev"\nskill = 2'), "seats.skill", "a throw skill"),
     (("players = 2", "players = 7"), "rules.players", "an integer from 2 to 4"),
     (("master_seed = 5", "master_seed = -1"), "master_seed", "a non-negative integer"),
+    (("games = 4", "games = 4\nbase_games = 5"), "validation.base_games", "from 2 to validation.games (4)"),
 ])
 def test_a_bad_tuning_file_is_refused_with_the_key_and_what_was_expected(change, key, expected):
     old, new = change
@@ -112,6 +113,13 @@ def test_a_bad_tuning_file_is_refused_with_the_key_and_what_was_expected(change,
     with pytest.raises(StudyError) as caught:
         tuning_of(text)
     assert caught.value.key == key and expected in caught.value.expected and caught.value.source == "toy.toml"
+
+
+def test_the_base_is_validated_on_as_many_games_as_the_chosen_unless_base_games_says_fewer():
+    assert (tuning_of(BASE).validation_games, tuning_of(BASE).validation_base_games) == (4, 4)
+    fewer = tuning_of(BASE.replace("games = 4", "games = 4\nbase_games = 2"))
+    assert (fewer.validation_games, fewer.validation_base_games) == (4, 2)
+    assert fewer.fingerprint == tuning_of(BASE).fingerprint  # [validation] may change between runs
 
 
 def test_a_rules_knob_whose_range_breaks_the_rules_is_refused_up_front():

@@ -58,7 +58,7 @@ def run_tune(args: argparse.Namespace) -> int:
     result, v = summary.result, summary.validation
     data = {"tuning": tuning.name, "out": str(out), "trials": len(result.trials),
             "rejected": sum(1 for t in result.trials if t.rejected), "search_games": result.games_spent,
-            "saved_games": result.games_saved, "validation_games": 2 * v.games if v else 0,
+            "saved_games": result.games_saved, "validation_games": v.games + v.base_games if v else 0,
             "played_now": summary.played_now, "seconds": round(summary.seconds, 1), "chosen": summary.chosen,
             "values": result.trial(summary.chosen).values if summary.chosen is not None else None,
             "validation": {t.name: {"base": b.as_list()[:3], "chosen": c.as_list()[:3],

@@ -84,8 +84,8 @@ def write_report(tuning: Tuning, out: Path, result: SearchResult, chosen: int | 
               f"- **Early stopping saved {saved} games**: playing every candidate the full {tuning.top} games "
               f"would have taken {every} ({100 * saved / every:.0f}% saved)." if every else
               "- No candidate was played.",
-              f"- **Validation:** {2 * validation.games} games, {validation.games} for the base and for the chosen "
-              f"candidate, on seed {validation.seed}" + (f" ({validation.errors} raised)" if validation.errors
+              f"- **Validation:** {validation.games + validation.base_games} games, {validation.base_games} for the "
+              f"base and {validation.games} for the chosen candidate, on seed {validation.seed}" + (f" ({validation.errors} raised)" if validation.errors
                                                          else "") + "." if validation else "- No validation.",
               f"- **Wall time:** {seconds / 60:.1f} minutes in all (every run of this folder).", ""]
     if validation is not None:

@@ -37,7 +37,8 @@ class Validation:
     """The base and the chosen candidate on fresh seeds: each target's estimate, and games that raised."""
 
     seed: int
-    games: int
+    games: int  # the chosen candidate's
+    base_games: int
     base: tuple[Estimate, ...]
     chosen: tuple[Estimate, ...]
     errors: int
@@ -58,7 +59,7 @@ class TuneSummary:
     @property
     def games(self) -> int:
         """Return every game the tuning played: the search's and the validation's."""
-        return self.result.games_spent + (2 * self.validation.games if self.validation else 0)
+        return self.result.games_spent + (self.validation.games + self.validation.base_games if self.validation else 0)
 
 
 def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor: Callable[[], cf.Executor],
@@ -79,7 +80,7 @@ def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor:
             chosen = result.chosen(tuning)
             validation = None
             if chosen is not None:
-                bar.validating(2 * tuning.validation_games, validation_played(tuning, out))
+                bar.validating(tuning.validation_games + tuning.validation_base_games, validation_played(tuning, out))
                 validation = validate(tuning, out, evaluator, chosen.number)
                 write_chosen(tuning, out, result, chosen.number, validation)
                 bar.close()
@@ -96,27 +97,31 @@ def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor:
 def validation_played(tuning: Tuning, out: Path) -> int:
     """Return how many validation games earlier runs of this tuning finished (for the progress bar)."""
     root = out / "validation" / str(tuning.validation_seed)
-    return sum(min(len(first_games(side, tuning.validation_games).games), tuning.validation_games)
-               for side in root.iterdir() if side.is_dir()) if root.is_dir() else 0
+    def wanted(side: Path) -> int:
+        return tuning.validation_base_games if side.name == "base" else tuning.validation_games
+
+    return sum(len(first_games(side, wanted(side)).games) for side in root.iterdir()
+               if side.is_dir()) if root.is_dir() else 0
 
 
 def validate(tuning: Tuning, out: Path, evaluator: GameEvaluator, number: int) -> Validation:
     """Play the base and the chosen candidate on the validation seeds, never used in the search."""
     root = out / "validation" / str(tuning.validation_seed)
     trial = trial_folder(out, number)
-    sides = {"base": (tuning.map_text, base_documents(tuning)["rules"].unwrap()),
+    sides = {"base": (tuning.map_text, base_documents(tuning)["rules"].unwrap(), tuning.validation_base_games),
              f"trial-{number:04d}": ((trial / MAP_FILE).read_text(encoding="utf-8"),
-                                     tomllib.loads((trial / RULES_FILE).read_text(encoding="utf-8")))}
+                                     tomllib.loads((trial / RULES_FILE).read_text(encoding="utf-8")),
+                                     tuning.validation_games)}
     found = []
-    for name, (map_text, rules) in sides.items():
+    for name, (map_text, rules, count) in sides.items():
         folder = root / name
         folder.mkdir(parents=True, exist_ok=True)
         write_text(folder / MAP_FILE, map_text)
-        games = evaluator.play(folder, MAP_FILE, rules, tuning.validation_games, tuning.validation_seed,
+        games = evaluator.play(folder, MAP_FILE, rules, count, tuning.validation_seed,
                                f"{tuning.name}-validation-{name}")
-        found.append((evaluator.estimates(games), errors(folder, tuning.validation_games)))
-    return Validation(tuning.validation_seed, tuning.validation_games, found[0][0], found[1][0],
-                      found[0][1] + found[1][1])
+        found.append((evaluator.estimates(games), errors(folder, count)))
+    return Validation(tuning.validation_seed, tuning.validation_games, tuning.validation_base_games,
+                      found[0][0], found[1][0], found[0][1] + found[1][1])
 
 
 def write_chosen(tuning: Tuning, out: Path, result: SearchResult, number: int, validation: Validation) -> None:

@@ -32,7 +32,7 @@ TOP_KEYS = ("name", "question", "map", "rules_file", "master_seed", "policy_fact
             "physics", "search", "validation", "knob", "target")
 STUDY_KEYS = ("policy_factory", "seats", "seat", "physics")  # copied into every candidate's study
 SEARCH_KEYS = ("sampler", "trials", "batch", "rungs", "startup", "keep")
-VALIDATION_KEYS = ("games", "seed")
+VALIDATION_KEYS = ("games", "base_games", "seed")
 VALUE_ACTIONS = ("range", "add", "factor", "choices")
 SAMPLERS = ("tpe", "nsga2")
 GOAL_WORDS = {"minimise": "minimise", "minimize": "minimise", "maximise": "maximise", "maximize": "maximise"}
@@ -171,7 +171,8 @@ class Tuning:
     study_tables: dict[str, Any]  # policy_factory, seats, seat, physics as written
     master_seed: int
     validation_seed: int
-    validation_games: int
+    validation_games: int  # the chosen candidate's fresh games
+    validation_base_games: int  # the base's (at most validation_games; default the same)
     sampler: str
     trials: int
     batch: int
@@ -268,6 +269,8 @@ def parse_tuning(text: str, source: str, base_dir: Path) -> Tuning:
     _known(source, "validation", validation, VALIDATION_KEYS)
     vgames = _int(source, "validation.games", validation.get("games", 1000), 2, 10_000_000,
                   "an integer from 2 to 10000000")
+    vbase = _int(source, "validation.base_games", validation.get("base_games", vgames), 2, vgames,
+                 f"an integer from 2 to validation.games ({vgames}): the base's fresh games")
     default_seed = int(np.random.SeedSequence(master, spawn_key=(VALIDATION_KEY,)).generate_state(1, np.uint64)[0] >> 1)
     vseed = _int(source, "validation.seed", validation.get("seed", default_seed), 0, 2 ** 63 - 1,
                  "a non-negative integer (fresh seeds: not the master_seed)")
@@ -285,6 +288,7 @@ def parse_tuning(text: str, source: str, base_dir: Path) -> Tuning:
     return Tuning(name=name, question=question.strip(), source=source, map_path=map_path, map_text=map_text,
                   rules_path=rules_path, rules_text=rules_text, rules_overrides=overrides,
                   study_tables=study_tables, master_seed=master, validation_seed=vseed, validation_games=vgames,
+                  validation_base_games=vbase,
                   sampler=sampler, trials=trials, batch=batch, rungs=tuple(rungs), startup=startup,
                   keep=float(keep), knobs=knobs,
                   targets=targets, fingerprint=hashlib.sha256(blob.encode()).hexdigest(),
