@@ -147,7 +147,7 @@ PARAMS: dict[str, tuple[type, float, float, Any]] = {  # name: (type, low, high,
     "ransom_aversion": (float, 0.0, 10.0, 1.0),  # 0: ransom does not count, 1: at face value
 }
 OWN_PARAMS: dict[str, dict[str, tuple[type, float, float, Any]]] = {  # parameters of one strategy only
-    "search": {"search_samples": (int, 4, 1024, 48)},  # physics rolls per throw decision (search.py)
+    "search": {"search_samples": (int, 4, 1024, 64)},  # physics rolls per throw decision (search.py)
 }
 MEASURED = "every player now measures it on the map in play, somaliland/players/survey.py"
 REMOVED = {  # parameters that no longer exist, and why (board facts are measured, not given)
