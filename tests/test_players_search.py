@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from physics import make_roller
+from physics import SimSettings, make_roller
 from somaliland.engine.decisions import ThrowRequest
 from somaliland.engine.loop import default_factory, game_steps, play_game, seat_policy
 from somaliland.engine.record import RecordWriter
@@ -81,6 +81,15 @@ def test_a_decision_rolls_at_most_its_samples_and_leaves_the_games_generator_alo
     search.throw(request.table, request.ship, request.rng)
     assert counting.rolls == 10 // REPEATS * REPEATS  # two candidates of four rolls each
     assert request.rng.bit_generator.state == before  # the hand's draws are neither consumed nor seen
+
+
+def test_a_roller_that_keeps_a_world_per_game_is_never_rolled_by_the_search(roller):
+    with make_roller(SimSettings(world="per_game")) as game_roller:
+        counting = CountingRoller(game_roller)
+        request = next(throw_requests(roller, 1))
+        search = make_policy("search", counting, search_samples=8, voyages=2)  # a quick survey of its own
+        throw = search.throw(request.table, request.ship, request.rng)
+    assert counting.rolls == 0 and throw.die == request.ship  # its practice rolls went to a private roller
 
 
 def test_every_decision_of_a_game_has_its_own_seed_from_the_games_seed(roller):

@@ -38,10 +38,11 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from physics import Roller, SimSettings, Style, Throw, make_roller
+from physics import RollResult, Roller, SimSettings, Style, Throw, make_roller
 from somaliland.players.aim import Candidate, launch_headings, prior_odds, rank, sizing_up
 from somaliland.players.calibration import ThrowModel
 from somaliland.players.hand import ThrowSkill, execute
@@ -71,8 +72,8 @@ class SearchWeights:
 class Search(Strategy):
     """ev's contracts, routes and launches; throws chosen by simulated outcomes (see module docstring)."""
 
-    def __init__(self, *args, samples: int, search_weights: SearchWeights = SearchWeights(),
-                 **kwargs) -> None:
+    def __init__(self, *args: Any, samples: int, search_weights: SearchWeights = SearchWeights(),
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.samples = samples
         self.search_weights = search_weights
@@ -121,7 +122,7 @@ class Search(Strategy):
             carry = np.full(n, best.distance)
         return top + [Candidate(best.style, float(h), float(d)) for h, d in zip(heading.tolist(), carry.tolist())]
 
-    def outcome_value(self, table: Table, ship_id: str, s: Surroundings, roll) -> float:
+    def outcome_value(self, table: Table, ship_id: str, s: Surroundings, roll: RollResult) -> float:
         """Return the worth of one simulated roll: the rules applied to it, priced on the map in play."""
         after, _ = apply_roll(table.state, ship_id, roll, table.world, table.config)
         w = self.search_weights
