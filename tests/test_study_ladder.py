@@ -44,3 +44,10 @@ def test_the_ladder_table_puts_the_best_win_rate_first_and_needs_timed_decisions
     assert table[3].startswith("| seat.0.strategy=search | ev | 3 | 100 | 20.0 [")
     assert not rated(_table().drop(columns="throw_cpu_s")) and ladder_table(_table().drop(columns="throw_cpu_s")) == []
     assert not rated(_table().assign(strategy="ev"))
+
+
+def test_a_share_stays_within_0_and_1():
+    table = _table(games=3)
+    table.loc[table.seat == 0, "fulfilled"] = [3, 3, 1]  # 7 of 9: a normal interval would reach above 100%
+    search = next(r for r in ladder_rows(table) if r["strategy"] == "search")
+    assert search["fulfilled"][0] == pytest.approx(7 / 9) and search["fulfilled"][2] == 1.0

@@ -29,6 +29,12 @@ def _ci(value: float, lo: float, hi: float, scale: float = 1.0, digits: int = 1)
     return f"{scale * value:.{digits}f} [{scale * lo:.{digits}f}, {scale * hi:.{digits}f}]"
 
 
+def _share(ci: tuple[float, float, float]) -> tuple[float, float, float]:
+    """Return a share's normal interval kept within [0, 1] (few games can put it beyond)."""
+    value, lo, hi = ci
+    return value, max(lo, 0.0), min(hi, 1.0)
+
+
 def ladder_rows(players) -> list[dict]:
     """Return the ladder as rows: per cell and strategy, each measure as (value, low, high)."""
     rows = []
@@ -43,8 +49,8 @@ def ladder_rows(players) -> list[dict]:
             rows.append({"cell": int(cell), "label": label, "strategy": strategy, "seats": k, "games": games,
                          "players": int(seats.players.iloc[0]), "win": (share, lo, hi),
                          "points": mean_ci(per_game.points / k),
-                         "aground": ratio_ci(per_game.groundings, per_game.throws),
-                         "fulfilled": ratio_ci(per_game.fulfilled, per_game.taken),
+                         "aground": _share(ratio_ci(per_game.groundings, per_game.throws)),
+                         "fulfilled": _share(ratio_ci(per_game.fulfilled, per_game.taken)),
                          "cpu": ratio_ci(per_game[TIMED], per_game.throws)})
     return rows
 
