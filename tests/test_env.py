@@ -278,7 +278,7 @@ def test_render_gives_the_board_as_an_rgb_image():
 @pytest.mark.parametrize("kwargs, message", [
     ({"opponents": {"purple": "ev"}}, r"opponents name \['purple'\]; the seats of a 2-player game are"),
     ({"opponents": {"red": "ev", "green": "ev"}}, "leave at least one seat to an agent"),
-    ({"opponents": {"green": "clever"}}, "unknown strategy 'clever' for an opponent; known: bold, cautious, ev"),
+    ({"opponents": {"green": "clever"}}, "unknown strategy 'clever' for an opponent; known: bold, cautious, ev, search"),
     ({"reward": "points"}, r"reward='points'.*expected reward in \('final', 'shaped'\)"),
     ({"skill": {"red": 0.5}}, r"skill names \['red'\]; expected one per seat"),
 ])

@@ -109,4 +109,4 @@ def test_measure_reports_the_players_survey_as_json():
 
 def test_measure_names_an_unknown_strategy():
     out = run("map", "measure", "maps/tiny.toml", "--strategy", "reckless", "--voyages", "2")
-    assert out.returncode == 2 and "known strategies: bold, cautious, ev" in out.stderr
+    assert out.returncode == 2 and "known strategies: bold, cautious, ev, search" in out.stderr

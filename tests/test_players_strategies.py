@@ -28,10 +28,10 @@ RNG = make_rng(0)
 
 
 def test_registry_knows_three_strategies_and_names_them_on_error(roller):
-    assert sorted(STRATEGIES) == ["bold", "cautious", "ev"]
+    assert sorted(STRATEGIES) == ["bold", "cautious", "ev", "search"]
     for name in STRATEGIES:
         assert make_policy(name, roller).name == name
-    with pytest.raises(UsageError, match="known strategies: bold, cautious, ev"):
+    with pytest.raises(UsageError, match="known strategies: bold, cautious, ev, search"):
         make_policy("reckless", roller)
     with pytest.raises(UsageError, match="known parameters: .*rolls"):
         make_policy("ev", roller, lookahead=3)

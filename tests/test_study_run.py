@@ -42,6 +42,8 @@ def test_every_game_gives_one_row_per_seat(finished):
     assert (players.groupby(["cell", "game"]).winner.sum() == winners).all()
     assert read_table(out, "errors").empty
     assert games.code.str.fullmatch("[0-9a-f]{12}").all() and games.code.nunique() == 1  # one code version
+    assert (players.decisions >= players.throws).all() and (players.throws > 0).any()  # each seat's decisions timed
+    assert (players.throw_cpu_s >= 0).all() and (players.decide_cpu_s >= players.throw_cpu_s).all()
 
 
 def test_game_seeds_follow_the_documented_scheme(finished):

@@ -23,7 +23,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--map", type=Path, default=None, help="map file (default maps/horn-of-africa.toml)")
     p.add_argument("--rules", type=Path, default=None, help="rules options file (TOML; default: the rulings' defaults)")
     p.add_argument("--strategies", default="ev",
-                   help="comma-separated strategy per seat, or one for all: cautious, bold, ev (default ev)")
+                   help="comma-separated strategy per seat, or one for all: cautious, bold, ev, search (default ev)")
     p.add_argument("--skill", type=float, default=0.75,
                    help="throw skill of every player, 0 (clumsy) to 1 (perfect hand) (default 0.75)")
     p.add_argument("--record", type=Path, default=None, help="write the game record (JSON Lines) here")

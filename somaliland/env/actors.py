@@ -18,7 +18,7 @@ from somaliland.players.policy import Policy
 
 
 class StrategyActor:
-    """Plays a seat of the environment with one of our strategies (cautious, bold, ev)."""
+    """Plays a seat of the environment with one of our strategies (cautious, bold, ev, search)."""
 
     def __init__(self, strategy: str, encode: bool = False, **params: Any) -> None:
         self.strategy, self.encode, self.params = strategy, encode, tuple(sorted(params.items()))

@@ -68,7 +68,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             map_file: the map (TOML); maps/tiny.toml plays fastest.
             rules: a rules config or a rules file (TOML); `players` and `rounds` override its values.
             rounds: rounds in a game (R4, R23); the rules' by default.
-            opponents: seats played inside the environment, colour -> strategy (cautious, bold, ev);
+            opponents: seats played inside the environment, colour -> strategy (cautious, bold, ev, search);
                 the other seats are the agents.
             skill: every seat's throw skill, 0 (clumsy) to 1 (perfect), or one per colour (`hand.py`).
             reward: "final" or "shaped" (module docstring).

@@ -113,7 +113,7 @@ def _heart(destination, land, size: float) -> tuple[float, float]:
     return p.x, p.y
 
 
-def _launch_heading(table: Table, ship_id: str, headings: np.ndarray) -> np.ndarray:
+def launch_headings(table: Table, ship_id: str, headings: np.ndarray) -> np.ndarray:
     """Return the headings turned, if need be, to within the launch tolerance of the leg's heading (R12)."""
     ship = table.state.ship(ship_id)
     if ship.status is not Status.IN_PORT:
@@ -134,7 +134,7 @@ def candidates(table: Table, ship_id: str, s: Surroundings, model: ThrowModel) -
     size = table.config.die_size
     offsets = targets(s, model, size) - np.asarray(s.origin)
     dists = np.linalg.norm(offsets, axis=1)
-    headings = _launch_heading(table, ship_id, portable.atan2(offsets[:, 1], offsets[:, 0]))
+    headings = launch_headings(table, ship_id, portable.atan2(offsets[:, 1], offsets[:, 0]))
     found: dict[tuple, Candidate] = {}
     for dist, heading in zip(dists.tolist(), headings.tolist()):
         if 1e-6 < dist <= model.half + 2 * size:

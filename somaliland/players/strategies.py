@@ -9,6 +9,8 @@ whether ransom frightens them, what a ship at sea costs, and how much the aim fe
 - cautious: the safe route only (half value, R8); ransom-averse; a careful aim.
 - bold: the full-value route only; ignores ransom when valuing contracts; a daring aim.
 - ev: either route per contract, whichever has the higher expected value after capture risk.
+- search: ev's contracts, routes and launches; each throw chosen by rolling candidates through the physics
+  under its own model of its hand (`search.py`).
 """
 
 from __future__ import annotations
@@ -143,6 +145,7 @@ STRATEGIES: dict[str, dict[str, Any]] = {  # each strategy's own defaults for th
     # bold minds neither ransom nor crowding
     "bold": {"prefer": "full", "ransom_aversion": 0.0, "weights": AimWeights(collision=0.15), "ship_cost": 0.0},
     "ev": {"prefer": "any", "ransom_aversion": 1.0, "weights": AimWeights()},
+    "search": {"prefer": "any", "ransom_aversion": 1.0, "weights": AimWeights()},  # ev's, and a search (search.py)
 }
 
 PARAMS: dict[str, tuple[type, float, float, Any]] = {  # name: (type, low, high, default unless the strategy's)
@@ -155,6 +158,9 @@ PARAMS: dict[str, tuple[type, float, float, Any]] = {  # name: (type, low, high,
     "ship_cost": (float, 0.0, 100.0, _DEFAULT.ship_cost),  # points a ship at sea costs (crowding)
     "ransom_aversion": (float, 0.0, 10.0, 1.0),  # 0: ransom does not count, 1: at face value
 }
+OWN_PARAMS: dict[str, dict[str, tuple[type, float, float, Any]]] = {  # parameters of one strategy only
+    "search": {"search_samples": (int, 4, 1024, 64)},  # physics rolls per throw decision (search.py)
+}
 MEASURED = "every player now measures it on the map in play, somaliland/players/survey.py"
 REMOVED = {  # parameters that no longer exist, and why (board facts are measured, not given)
     "stride": f"metres a move covers: {MEASURED}",
@@ -163,18 +169,24 @@ REMOVED = {  # parameters that no longer exist, and why (board facts are measure
 }
 
 
-def param_expected(name: str) -> str:
+def strategy_params(strategy: str) -> dict[str, tuple[type, float, float, Any]]:
+    """Return the parameters a strategy accepts: every strategy's (`PARAMS`) and its own (`OWN_PARAMS`)."""
+    return {**PARAMS, **OWN_PARAMS.get(strategy, {})}
+
+
+def param_expected(name: str, strategy: str = "ev") -> str:
     """Return what a strategy parameter accepts, e.g. 'an integer in [0, 64]'."""
-    kind, low, high, _ = PARAMS[name]
+    kind, low, high, _ = strategy_params(strategy)[name]
     return f"{'an integer' if kind is int else 'a number'} in [{low:g}, {high:g}]"
 
 
-def _param(name: str, value: Any) -> Any:
+def _param(name: str, value: Any, strategy: str) -> Any:
     """Return a strategy parameter checked against its type and range."""
-    kind, low, high, _ = PARAMS[name]
+    kind, low, high, _ = strategy_params(strategy)[name]
     ok = (isinstance(value, int) if kind is int else isinstance(value, (int, float))) and not isinstance(value, bool)
     if not ok or not math.isfinite(value) or not low <= value <= high:
-        raise UsageError(f"strategy parameter {name} = {value!r} is not allowed; expected {param_expected(name)}")
+        raise UsageError(f"strategy parameter {name} = {value!r} is not allowed; "
+                         f"expected {param_expected(name, strategy)}")
     return kind(value)
 
 
@@ -182,10 +194,11 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
     """Return the named strategy, built on this roller, with parameters changed from their defaults.
 
     Args:
-        name: one of `STRATEGIES` (cautious, bold, ev).
+        name: one of `STRATEGIES` (cautious, bold, ev, search).
         roller: the physics roller the policy calibrates its throws with (and looks ahead with).
         params: any of `PARAMS`: tumble, heading_sd_deg, speed_sd, rolls, voyages, rival_ships_per_route,
-            ship_cost, ransom_aversion (unset ones take the strategy's defaults).
+            ship_cost, ransom_aversion, and the strategy's own (`OWN_PARAMS`: search_samples for search);
+            unset ones take the strategy's defaults.
 
     Raises:
         UsageError: an unknown strategy name or parameter, a removed one (`REMOVED`, named), or a parameter
@@ -196,14 +209,20 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
     removed = sorted(set(params) & set(REMOVED))
     if removed:
         raise UsageError(f"strategy parameter {removed[0]} was removed ({REMOVED[removed[0]]}); drop it")
-    unknown = sorted(set(params) - set(PARAMS))
+    known = strategy_params(name)
+    unknown = sorted(set(params) - set(known))
     if unknown:
-        raise UsageError(f"unknown strategy parameter(s) {', '.join(unknown)}; "
-                         f"known parameters: {', '.join(sorted(PARAMS))}")
+        raise UsageError(f"unknown strategy parameter(s) {', '.join(unknown)} of {name}; "
+                         f"known parameters: {', '.join(sorted(known))}")
     base = STRATEGIES[name]
-    values = {k: _param(k, params[k]) if k in params else base.get(k, default)
-              for k, (_, _, _, default) in PARAMS.items()}
-    return Strategy(name, roller, prefer=base["prefer"], ransom_aversion=values["ransom_aversion"],
-                    weights=base["weights"], outlook=Outlook(values["rival_ships_per_route"], values["ship_cost"]),
-                    spread=Spread(math.radians(values["heading_sd_deg"]), values["speed_sd"]),
-                    tumble=values["tumble"], rolls=values["rolls"], voyages=values["voyages"])
+    values = {k: _param(k, params[k], name) if k in params else base.get(k, default)
+              for k, (_, _, _, default) in known.items()}
+    common = dict(prefer=base["prefer"], ransom_aversion=values["ransom_aversion"], weights=base["weights"],
+                  outlook=Outlook(values["rival_ships_per_route"], values["ship_cost"]),
+                  spread=Spread(math.radians(values["heading_sd_deg"]), values["speed_sd"]),
+                  tumble=values["tumble"], rolls=values["rolls"], voyages=values["voyages"])
+    if name == "search":
+        from somaliland.players.search import Search  # it builds on Strategy, defined here
+
+        return Search(name, roller, samples=values["search_samples"], **common)
+    return Strategy(name, roller, **common)

@@ -12,6 +12,7 @@ from pathlib import Path
 from somaliland.study import figures
 from somaliland.study.answers import answers, by_seat, identical_seats, skill_columns, too_few_for_chi2
 from somaliland.study.answers import pct as _pct
+from somaliland.study.ladder import ladder_table
 from somaliland.study.stats import Balance, balance, fair_balance, holm
 from somaliland.study.store import journal_games, read_table, study_of
 
@@ -64,6 +65,11 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
     lines += [f"- {c}" for c in _conclusions(study, t, cells)]
     lines += ["", "Confidence: intervals are 95% (Wilson for win rates, normal for means); *significant* means "
               "p < 0.05, two-sided, uncorrected for the number of cells compared.", ""]
+    ladder = ladder_table(players)
+    if ladder:
+        lines += ["## Ladder", "", "Each strategy at each table (cell), rated with 95% intervals over games "
+                  "(somaliland/study/ladder.py); the CPU per throw decision is the seat's own deciding.", "",
+                  *ladder, ""]
     lines += ["## Balance measures", "", *_balance_table(cells), ""]
     lines += ["## Figures", ""]
     for title_, path, n, note in drawn:

@@ -340,19 +340,20 @@ def _seats(source: str, here: str, doc: dict[str, Any], players: int, registry: 
 def _check_strategy(source: str, where: str, strategy: str, params: dict[str, Any]) -> None:
     """Check a seat's strategy and parameters against the registry, as its games would build them."""
     from somaliland.errors import UsageError
-    from somaliland.players.strategies import PARAMS, STRATEGIES, make_policy, param_expected
+    from somaliland.players.strategies import STRATEGIES, make_policy, param_expected, strategy_params
 
     if strategy not in STRATEGIES:
         raise StudyError(source, f"{where}.strategy", f"a strategy of the registry ({', '.join(sorted(STRATEGIES))}),"
                          f" or a policy_factory that knows it", strategy)
+    known = strategy_params(strategy)
     for name, value in params.items():
-        if name not in PARAMS:
-            raise StudyError(source, f"{where}.params.{name}", f"a strategy parameter ({', '.join(sorted(PARAMS))})",
+        if name not in known:
+            raise StudyError(source, f"{where}.params.{name}", f"a strategy parameter ({', '.join(sorted(known))})",
                              name)
         try:
             make_policy(strategy, None, **{name: value})
         except UsageError:
-            raise StudyError(source, f"{where}.params.{name}", param_expected(name), value) from None
+            raise StudyError(source, f"{where}.params.{name}", param_expected(name, strategy), value) from None
 
 
 def _cycled(value: Any, i: int) -> Any:

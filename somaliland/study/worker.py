@@ -103,13 +103,15 @@ def play_task(task: GameTask) -> GameOutcome:
         from somaliland.engine.loop import play_game
         from somaliland.study.tables import game_tables
 
-        result = play_game(task.setup, world, _roller(task.setup.physics), policy_factory(task.factory))
+        timed: list[TimedPolicy] = []
+        result = play_game(task.setup, world, _roller(task.setup.physics), timing(policy_factory(task.factory), timed))
         tables = game_tables(result.told, world)
         cpu = time.process_time() - t0
         tables["games"][0].update(status="ok", cpu_s=cpu, worker=worker, code=code_version(),
                                   machine=describe(fingerprint()))
         for row in tables["players"]:
             row["skill"] = task.skills[row["seat"]]
+            row.update(timed[row["seat"]].columns())
         for name, rows in tables.items():
             tables[name] = [{**ident, **dict(task.columns), **row} for row in rows]
         ok = True
@@ -119,6 +121,57 @@ def play_task(task: GameTask) -> GameOutcome:
         tables = {"errors": [{**ident, **dict(task.columns), "error": type(error).__name__, "message": str(error),
                               "traceback": "".join(traceback.format_exception(error)[-6:])}]}
     return GameOutcome(task.cell, task.game, seed, ok, tables, cpu, worker)
+
+
+class TimedPolicy:
+    """A seat's policy with the CPU its decisions take counted (the ladder's CPU per decision); it decides as
+    the policy does."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy, self.name = policy, policy.name
+        self.decisions, self.cpu_s, self.throw_cpu_s = 0, 0.0, 0.0
+
+    def _timed(self, method: str, *args: Any) -> Any:
+        t0 = time.process_time()
+        answer = getattr(self.policy, method)(*args)
+        spent = time.process_time() - t0
+        self.decisions += 1
+        self.cpu_s += spent
+        if method == "throw":
+            self.throw_cpu_s += spent
+        return answer
+
+    def draft(self, *args: Any) -> Any:
+        """Return the policy's pick."""
+        return self._timed("draft", *args)
+
+    def plan(self, *args: Any) -> Any:
+        """Return the policy's plans."""
+        return self._timed("plan", *args)
+
+    def launch(self, *args: Any) -> Any:
+        """Return the policy's launch."""
+        return self._timed("launch", *args)
+
+    def throw(self, *args: Any) -> Any:
+        """Return the policy's throw."""
+        return self._timed("throw", *args)
+
+    def columns(self) -> dict[str, Any]:
+        """Return the players-table columns: decisions, their CPU seconds, and those of throws (`throws` counts
+        them). The first game a worker plays with a strategy includes its survey of the map (in a draft)."""
+        return {"decisions": self.decisions, "decide_cpu_s": self.cpu_s, "throw_cpu_s": self.throw_cpu_s}
+
+
+def timing(factory, timed: list[TimedPolicy]):
+    """Return the factory with each policy it makes timed, appended to `timed` in seat order (as play_game
+    makes them)."""
+
+    def make(name: str, roller: Any, params: dict[str, Any]) -> TimedPolicy:
+        timed.append(TimedPolicy(factory(name, roller, params)))
+        return timed[-1]
+
+    return make
 
 
 def code_version() -> str:

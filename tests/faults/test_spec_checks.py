@@ -33,7 +33,7 @@ def bowtie(folder):
 
 @pytest.mark.parametrize("extra, located", [
     ('[seats]\nstrategy = "evv"\n',
-     "seats.strategy: expected a strategy of the registry (bold, cautious, ev), or a policy_factory that knows it, "
+     "seats.strategy: expected a strategy of the registry (bold, cautious, ev, search), or a policy_factory that knows it, "
      "found 'evv'"),
     ('[sweep]\n"seat.1.strategy" = ["ev", "bluff"]\n',
      "sweep cell 1 (seat.1.strategy='bluff'): seat.1.strategy: expected a strategy of the registry"),

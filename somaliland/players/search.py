@@ -1,0 +1,207 @@
+"""The `search` strategy: each throw chosen by simulating candidate throws through the physics, under its own hand model.
+
+As the programs of noisy physical shots do (computer curling: Yee et al. 2016; billiards: PickPocket, Archer
+2007/2008), the player evaluates a throw by rolling it, many times, as its hand might make it:
+
+1. **Candidates**: the best of what `ev` would throw (`aim.rank`: the analytic aim's ranking on the map in
+   play), and throws around ev's best, heading and carry drawn with the hand's own spread (a launch kept
+   within the launch tolerance of the leg's heading, R12; every throw from where the ship stands, R16).
+2. **Samples**: candidates are rolled through the roller, on the scene that mirrors the
+   state (a new frozen `Scene`, so the game's state is untouched; a roller that keeps a world per game is
+   never rolled: the search rolls on a private one of the same settings, as the survey does), each time
+   scattered by the player's *model* of its hand (`hand.execute` with its own `heading_sd_deg` and
+   `speed_sd`). The scatter comes from the decision's own generator, derived from the game's seed and the
+   decision (round, turn, ship, its moves made) by `decision_seed`: it never draws from, nor sees, the
+   game's generator, whose draws are the hand's. The same draws serve every candidate (common random
+   numbers: candidates differ by their aim, not by their luck). The rolls go by sequential halving
+   (`halving`): every candidate is rolled, the worse half drops out, the rest are rolled more, until the
+   last two have had most of the budget.
+3. **Value** of a sampled outcome, from the rules applied to it (`apply_roll`) and the map in play
+   (`hazards.score_landings`, the aim's own scale: a chance to arrive, 0..1):
+   - the chance to arrive within the move limit with the moves then left (R15, D10), 1 in the destination
+     (R9), progress along the leg made good;
+   - a lost turn for grounding (R17), leaving the board (R19, D13: priced where the ship is put back) or a
+     touch (R18, D12), and the expected ransom and lost turn of ending nearest a pirate port (R13, D15);
+   - on top, `SearchWeights`: grounding costs a large further penalty and leaving the board a small one
+     (a lost turn is worth more than the arrival model says late in a round, and a grounded ship is the
+     pirates' easy prey, R20), tipping another die sinks the thrower (R18): all its worth and a penalty; a
+     rival ship made to lose a turn is worth `rival` (its owner's contract loses time), one's own other
+     ship made to lose a turn costs as much.
+4. The candidate with the highest value is thrown: the mean of its samples and its analytic worth (the
+   aim's expectation over the whole scatter, counted as one sample); ties: ev's order.
+
+Draft, plan and launch decisions are ev's (`Strategy`): the survey-based estimates (`outlook.py`,
+`planner.py`), not the search. That is acceptable for now: the search improves throws only.
+
+Strength is `samples`, the physics rolls per throw decision (the parameter `search_samples`, default and
+range in `strategies.OWN_PARAMS`): `samples // REPEATS` candidates, `REPEATS` rolls each on average.
+Everything is measured on the map in play; nothing fits one board.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from physics import RollResult, Roller, SimSettings, Style, Throw, make_roller
+from somaliland.players.aim import FINE, Candidate, launch_headings, prior_odds, rank, sizing_up, worth
+from somaliland.players.calibration import ThrowModel
+from somaliland.players.hand import ThrowSkill, execute
+from somaliland.players.hazards import Surroundings, score_landings
+from somaliland.players.policy import Table
+from somaliland.players.strategies import Strategy
+from somaliland.rules.game import throw_scene
+from somaliland.rules.roll import apply_roll
+from somaliland.rules.state import GameState, Status
+from somaliland.seeding import make_rng
+
+REPEATS = 4  # rolls per candidate on average: candidates = samples // REPEATS (the best rolled most, `halving`)
+TAG = zlib.crc32(b"search")  # this strategy's branch of the game's seed sequence
+_PRIVATE: dict[SimSettings, Roller] = {}  # a practice roller per physics setting that keeps a world per game
+
+
+@dataclass(frozen=True, slots=True)
+class SearchWeights:
+    """What the search adds to the aim's worth of an outcome (`hazards.score_landings`), in chance to arrive."""
+
+    aground: float = 0.5  # running aground (R17): beyond its lost turn, a large penalty (issue 21)
+    off_board: float = 0.05  # leaving the board (R19): beyond its lost turn
+    sink: float = 1.0  # tipping another die sinks the thrower (R18): beyond all its worth
+    rival: float = 0.05  # a rival ship made to lose a turn (R18, D12); one's own other ship: the same, as a cost
+
+
+class Search(Strategy):
+    """ev's contracts, routes and launches; throws chosen by simulated outcomes (see module docstring)."""
+
+    def __init__(self, *args: Any, samples: int, search_weights: SearchWeights = SearchWeights(),
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.samples = samples
+        self.search_weights = search_weights
+
+    def __repr__(self) -> str:
+        return f"Search(samples={self.samples}, tumble={self.tumble})"
+
+    def throw(self, table: Table, ship_id: str, rng: np.random.Generator) -> Throw:
+        """Return the candidate throw whose simulated outcomes are worth most (module docstring)."""
+        model = self.model(table)
+        ship = table.state.ship(ship_id)
+        legs = self.survey(table.world, table.config)
+        odds = legs.leg(ship.route, ship.direction).odds if ship.route and ship.direction else prior_odds(model)
+        s = sizing_up(table, ship_id, model, odds)
+        ranked = rank(table, ship_id, s, model, self.spread, self.weights)
+        own = make_rng(decision_seed(rng, table.state, ship_id))
+        made = self.candidates(table, ship_id, ranked, model, own)
+        seeds = own.bit_generator.seed_seq.spawn(self.samples)  # sample j: the same draws for every candidate
+        hand = ThrowSkill(math.degrees(self.spread.heading_sd), self.spread.speed_sd)
+        scene = throw_scene(table.state, ship_id, table.world, table.config)
+        roller = practice_roller(self.roller)
+        intended = [c.throw(model, ship_id, s.origin) for c in made]
+
+        def sampled(i: int, j: int) -> float:
+            roll = roller.roll(scene, execute(intended[i], hand, make_rng(seeds[j])))
+            return self.outcome_value(table, ship_id, s, roll)
+
+        prior = worth(s, made, model, self.spread, self.weights, FINE)
+        return intended[halving(prior, sampled, self.samples)]
+
+    def candidates(self, table: Table, ship_id: str, ranked: list[Candidate], model: ThrowModel,
+                   rng: np.random.Generator) -> list[Candidate]:
+        """Return `samples // repeats` candidates: half ev's best ranked, half drawn around ev's best."""
+        k = max(1, self.samples // REPEATS)
+        top = ranked[:max(1, (k + 1) // 2)]
+        best = ranked[0]
+        n = k - len(top)
+        heading = best.heading + self.spread.heading_sd * rng.standard_normal(n)
+        heading = launch_headings(table, ship_id, heading)
+        if best.style is Style.ROLL:
+            factor = np.exp(2 * self.spread.speed_sd * rng.standard_normal(n))  # carry grows about as speed squared
+            carry = np.clip(best.distance * factor, model.min_roll, model.max_roll)
+        else:
+            carry = np.full(n, best.distance)
+        return top + [Candidate(best.style, float(h), float(d)) for h, d in zip(heading.tolist(), carry.tolist())]
+
+    def outcome_value(self, table: Table, ship_id: str, s: Surroundings, roll: RollResult) -> float:
+        """Return the worth of one simulated roll: the rules applied to it, priced on the map in play."""
+        after, _ = apply_roll(table.state, ship_id, roll, table.world, table.config)
+        w = self.search_weights
+        mine = after.ship(ship_id)
+        if mine.status is Status.SUNK:  # R18: it tipped another die over
+            return -w.sink
+        touched = np.array([any(roll.thrown.name in (c.a, c.b) for c in roll.contacts)])
+        value = float(score_landings(s, np.array([roll.thrown.position[:2]]), self.weights, touched)[0])
+        if mine.status is Status.AGROUND:
+            value -= w.aground
+        if any(o.name == ship_id for o in roll.off_board):
+            value -= w.off_board
+        return value + w.rival * knocked(table.state, after, ship_id)
+
+
+def halving(prior: np.ndarray, sampled: Callable[[int, int], float], budget: int) -> int:
+    """Return the index of the best candidate by sequential halving (Karnin, Koren and Somekh 2013).
+
+    In each of ceil(log2 k) stages the candidates still in the running share an equal part of the budget
+    left (sample j of every candidate uses the same draws) and the worse half drops out, so the last two
+    are rolled most. A candidate's value is the mean of its samples and its analytic worth (`prior`, the
+    aim's expectation over the whole scatter), the latter counting as one sample: a single roll does not
+    decide alone. Ties keep the earlier candidate. Uses at most `budget` samples, all of them when there
+    are fewer candidates than samples.
+    """
+    k = len(prior)
+    total, count = prior.astype(float).copy(), np.ones(k)
+    alive = list(range(k))
+    stages = max(1, math.ceil(math.log2(k)))
+    used = 0
+    for stage in range(stages):
+        each = max(1, (budget - used) // (len(alive) * (stages - stage)))
+        for i in alive:
+            for _ in range(min(each, budget - used)):
+                total[i] += sampled(i, int(count[i]) - 1)
+                count[i] += 1
+                used += 1
+        alive = sorted(alive, key=lambda i: (-total[i] / count[i], i))[:max(1, math.ceil(len(alive) / 2))]
+    return alive[0]
+
+
+def knocked(before: GameState, after: GameState, ship_id: str) -> int:
+    """Return the rival ships a throw made lose a turn, less the thrower's own other ships it did (R18, D12)."""
+    thrower = before.ship(ship_id).owner
+    count = 0
+    for old, new in zip(before.ships, after.ships):
+        if old.id != ship_id and new.skip > old.skip:
+            count += 1 if old.owner != thrower else -1
+    return count
+
+
+def decision_seed(rng: np.random.Generator, state: GameState, ship_id: str) -> np.random.SeedSequence:
+    """Return the seed of one throw decision: the game's seed sequence, branched by the decision's place.
+
+    The place is (round, turn, the ship's index, moves it has made): a ship throws at most once per move,
+    so no two decisions of a game share it. Only the generator's seed is read (`seed_seq`), never its
+    state: the game's draws (the hands') are neither consumed nor seen.
+    """
+    seq = rng.bit_generator.seed_seq
+    index = next(i for i, ship in enumerate(state.ships) if ship.id == ship_id)
+    ship = state.ships[index]
+    place = (TAG, state.round, state.turn, index, ship.moves)
+    return np.random.SeedSequence(seq.entropy, spawn_key=tuple(seq.spawn_key) + place)
+
+
+def practice_roller(roller: Roller) -> Roller:
+    """Return the roller for the search's rolls: this one, or a private one if it keeps a world per game.
+
+    The private roller lives for the process (one per physics setting): building one per decision would
+    cost more than the rolls.
+    """
+    settings = getattr(roller, "settings", None)
+    if getattr(settings, "world", "per_roll") == "per_roll":
+        return roller
+    if settings not in _PRIVATE:
+        _PRIVATE[settings] = make_roller(settings)
+    return _PRIVATE[settings]
+

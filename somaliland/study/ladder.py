@@ -1,0 +1,71 @@
+"""The ladder: each strategy and strength at a study's tables rated with 95% intervals (issue 21).
+
+One row per cell and strategy at its table (the seats playing it, e.g. one `search` seat against three `ev`
+seats): win rate per seat, points per game, groundings per move (throws aground per throw, R17), fulfilment
+(contracts fulfilled per contract taken, R9) and CPU seconds per throw decision. Games are the independent
+units: a rate over several seats of one game, or a ratio of per-game totals, takes its interval over games
+(`stats.ratio_ci`, the ratio estimator); a single seat's win rate takes Wilson's.
+"""
+
+from __future__ import annotations
+
+import math
+
+from somaliland.study.stats import mean_ci, ratio_ci, wilson
+
+TIMED = "throw_cpu_s"  # the players-table column the ladder needs (study/worker.py times each seat's decisions)
+
+
+def rated(players) -> bool:
+    """Return True if these results can be laddered: decisions were timed and more than one strategy played."""
+    return not players.empty and TIMED in players.columns and players.strategy.nunique() > 1
+
+
+def _ci(value: float, lo: float, hi: float, scale: float = 1.0, digits: int = 1) -> str:
+    if math.isnan(value):
+        return "–"
+    if math.isnan(lo):
+        return f"{scale * value:.{digits}f}"
+    return f"{scale * value:.{digits}f} [{scale * lo:.{digits}f}, {scale * hi:.{digits}f}]"
+
+
+def _share(ci: tuple[float, float, float]) -> tuple[float, float, float]:
+    """Return a share's normal interval kept within [0, 1] (few games can put it beyond)."""
+    value, lo, hi = ci
+    return value, max(lo, 0.0), min(hi, 1.0)
+
+
+def ladder_rows(players) -> list[dict]:
+    """Return the ladder as rows: per cell and strategy, each measure as (value, low, high)."""
+    rows = []
+    for (cell, label), at_table in players.groupby(["cell", "cell_label"], sort=True):
+        games = at_table.game.nunique()
+        for strategy, seats in at_table.groupby("strategy", sort=True):
+            per_game = seats.groupby("game")[["win_share", "points", "groundings", "throws", "fulfilled", "taken",
+                                              TIMED]].sum()
+            k = len(seats) / games  # seats of this strategy at each table
+            share = float(per_game.win_share.sum()) / (games * k)
+            lo, hi = wilson(share * games, games)
+            rows.append({"cell": int(cell), "label": label, "strategy": strategy, "seats": k, "games": games,
+                         "players": int(seats.players.iloc[0]), "win": (share, lo, hi),
+                         "points": mean_ci(per_game.points / k),
+                         "aground": _share(ratio_ci(per_game.groundings, per_game.throws)),
+                         "fulfilled": _share(ratio_ci(per_game.fulfilled, per_game.taken)),
+                         "cpu": ratio_ci(per_game[TIMED], per_game.throws)})
+    return rows
+
+
+def ladder_table(players) -> list[str]:
+    """Return the ladder as a Markdown table (empty when `rated` is False), best win rate per seat first."""
+    if not rated(players):
+        return []
+    rows = sorted(ladder_rows(players), key=lambda r: (-r["win"][0], r["cell"], r["strategy"]))
+    lines = ["| cell | strategy | seats | games | win rate per seat % (fair) | points per game | groundings per move "
+             "% | fulfilment % | CPU s per throw decision |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        fair = 100 / r["players"]
+        lines.append(f"| {r['label']} | {r['strategy']} | {r['seats']:g} | {r['games']} | "
+                     f"{_ci(*r['win'], scale=100)} ({fair:.0f}) | {_ci(*r['points'])} | "
+                     f"{_ci(*r['aground'], scale=100)} | {_ci(*r['fulfilled'], scale=100)} | "
+                     f"{_ci(*r['cpu'], digits=3)} |")
+    return lines

@@ -1,0 +1,168 @@
+"""The search strategy (issue 21): its knob, its budget, its determinism and records that verify, and a
+falsifiable check that its throws make more progress than ev's on the same throws with the same hands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from physics import SimSettings, make_roller
+from somaliland.engine.decisions import ThrowRequest
+from somaliland.engine.loop import default_factory, game_steps, play_game, seat_policy
+from somaliland.engine.record import RecordWriter
+from somaliland.engine.setup import GameSetup, Seat
+from somaliland.engine.verify import verify_record
+from somaliland.errors import UsageError
+from somaliland.map import load
+from somaliland.players.hand import ThrowSkill, execute
+from somaliland.players.search import decision_seed, halving
+from somaliland.players.strategies import make_policy
+from somaliland.rules.config import RulesConfig
+from somaliland.rules.game import throw_scene
+from somaliland.rules.roll import apply_roll
+from somaliland.rules.state import Status
+from somaliland.seeding import make_rng
+from somaliland.study.errors import StudyError
+from somaliland.study.spec import load_study
+from test_players_calibration import CountingRoller
+
+TINY = Path(__file__).resolve().parents[1] / "maps" / "tiny.toml"
+WORLD = load(TINY)
+
+
+def setup(seed: int, samples: int = 8) -> GameSetup:
+    seats = (Seat("search", ThrowSkill(), (("search_samples", samples),)), Seat("ev"))
+    return GameSetup(seed=seed, seats=seats, rules=RulesConfig(players=2, rounds=1), map_path=TINY,
+                     record_paths=False)
+
+
+@pytest.mark.parametrize("bad", [0, 3, 1025, 2.5, True, "48", float("nan")])
+def test_the_knob_is_checked_with_a_clear_error(roller, bad):
+    with pytest.raises(UsageError, match=r"search_samples = .* is not allowed; expected an integer in \[4, 1024\]"):
+        make_policy("search", roller, search_samples=bad)
+
+
+def test_the_knob_belongs_to_search_only(roller, tmp_path):
+    assert make_policy("search", roller, search_samples=4).samples == 4
+    with pytest.raises(UsageError, match="unknown strategy parameter.*search_samples of ev"):
+        make_policy("ev", roller, search_samples=8)
+    study = tmp_path / "s.toml"
+    study.write_text(f'map = "{TINY}"\nmaster_seed = 1\ngames_per_cell = 1\n'
+                     '[seats]\nstrategy = "search"\nparams = { search_samples = 2 }\n')
+    with pytest.raises(StudyError, match=r"seats.params.search_samples: expected an integer in \[4, 1024\], found 2"):
+        load_study(study)
+
+
+def test_halving_rolls_the_best_most_within_its_budget():
+    truth = np.array([0.1, 0.5, 0.3, 0.45, 0.2, 0.0, 0.35, 0.4])
+    calls = []
+
+    def sampled(i: int, j: int) -> float:
+        calls.append((i, j))
+        return truth[i] + (0.3 if j == 0 and i == 5 else 0.0)  # candidate 5's first roll is lucky
+
+    assert halving(np.zeros(8), sampled, 48) == 1
+    assert len(calls) == 48 and calls.count((5, 0)) == 1  # 3 stages of 16 rolls: 8 x 2, 4 x 4, 2 x 8
+    assert sorted({j for i, j in calls if i == 1}) == list(range(14))  # sample j: draws shared, never repeated
+    assert halving(np.array([0.0, 0.2]), lambda i, j: 0.1, 4) == 1  # the analytic worth counts as one sample
+
+
+def throw_requests(roller, seed: int, players: int = 2):
+    """Yield every throw request of a 1-round game of ev players on the tiny board."""
+    setup = GameSetup(seed=seed, seats=(Seat("ev"),) * players, rules=RulesConfig(players=players, rounds=1),
+                      map_path=TINY, record_paths=False)
+    policies = [seat_policy(s, roller, default_factory) for s in setup.seats]
+    steps, answer = game_steps(setup, WORLD, roller), None
+    while True:
+        try:
+            request = steps.send(answer)
+        except StopIteration:
+            return
+        if isinstance(request, ThrowRequest):
+            yield request
+        answer = request.ask(policies[request.seat])
+
+
+def test_a_decision_rolls_at_most_its_samples_and_leaves_the_games_generator_alone(roller):
+    counting = CountingRoller(roller)
+    search = make_policy("search", counting, search_samples=10)
+    request = next(throw_requests(roller, 1))
+    search.survey(request.table.world, request.table.config)  # the survey and calibration once, before counting
+    before, counting.rolls = request.rng.bit_generator.state, 0
+    search.throw(request.table, request.ship, request.rng)
+    assert counting.rolls == 10  # two candidates, five rolls each (one halving stage)
+    assert request.rng.bit_generator.state == before  # the hand's draws are neither consumed nor seen
+
+
+def test_a_roller_that_keeps_a_world_per_game_is_never_rolled_by_the_search(roller):
+    with make_roller(SimSettings(world="per_game")) as game_roller:
+        counting = CountingRoller(game_roller)
+        request = next(throw_requests(roller, 1))
+        search = make_policy("search", counting, search_samples=8, voyages=2)  # a quick survey of its own
+        throw = search.throw(request.table, request.ship, request.rng)
+    assert counting.rolls == 0 and throw.die == request.ship  # its practice rolls went to a private roller
+
+
+def test_every_decision_of_a_game_has_its_own_seed_from_the_games_seed(roller):
+    def seeds(game: int) -> list[tuple[int, ...]]:
+        return [tuple(decision_seed(r.rng, r.table.state, r.ship).generate_state(2).tolist())
+                for r in throw_requests(roller, game)]
+
+    first = seeds(2)
+    assert len(first) > 5 and len(set(first)) == len(first)
+    assert seeds(2) == first and not set(seeds(3)) & set(first)
+
+
+def test_same_seed_same_record_and_the_record_verifies(tmp_path):
+    path = tmp_path / "game.jsonl"
+    with RecordWriter(path) as writer, make_roller() as roller:
+        first = play_game(setup(seed=4), WORLD, roller, sink=writer)
+    with make_roller() as roller:
+        second = play_game(setup(seed=4), WORLD, roller)
+    assert first.events == second.events
+    assert json.loads(path.read_text().splitlines()[0])["seats"][0]["params"] == {"search_samples": 8}
+    verdict = verify_record(path)
+    assert verdict.ok, verdict.message
+
+
+def made_good(roller, request: ThrowRequest, intended, draw: int, stride: float) -> float:
+    """Return the progress one throw made good along its leg, with a hand draw: a lost turn costs a stride.
+
+    Progress is measured from the rules' rest point (put back if off the board, R19/D13); a ship that sank
+    (R18) loses all the progress it had.
+    """
+    t = request.table
+    ship = t.state.ship(request.ship)
+    route = t.world.route(ship.route)
+    actual = execute(intended, ThrowSkill(), make_rng(draw))
+    roll = roller.roll(throw_scene(t.state, request.ship, t.world, t.config), actual)
+    after = apply_roll(t.state, request.ship, roll, t.world, t.config)[0].ship(request.ship)
+    start = route.progress(ship.direction, *actual.origin)
+    if after.status is Status.SUNK:
+        return -start
+    end = route.progress(ship.direction, *after.pose.position[:2])
+    return end - start - stride * (after.skip > ship.skip)
+
+
+def test_search_makes_at_least_evs_progress_on_the_same_throws_with_the_same_hands(roller):
+    """Every throw of three 1-round ev games on the tiny board, thrown by ev and by search (default samples),
+    each twice with the same two hand draws: the mean progress made good per throw, paired.
+
+    Measured when written (64 samples by sequential halving, the default): search +1.04 cm a throw (se 0.83)
+    over 49 throws; with 16 candidates of 4 rolls each, +1.04 (se 0.78). A strategy that threw at random, or a
+    search that ignored its rolls, makes less than ev.
+    """
+    ev, search = make_policy("ev", roller), make_policy("search", roller)
+    diffs = []
+    for seed in range(3):
+        for k, r in enumerate(throw_requests(roller, seed)):
+            ship = r.table.state.ship(r.ship)
+            stride = ev.survey(r.table.world, r.table.config).leg(ship.route, ship.direction).odds.stride
+            draws = (1000 * seed + 2 * k, 1000 * seed + 2 * k + 1)
+            a, b = ev.throw(r.table, r.ship, r.rng), search.throw(r.table, r.ship, r.rng)
+            diffs.append(np.mean([made_good(roller, r, b, d, stride) - made_good(roller, r, a, d, stride) for d in draws]))
+    assert len(diffs) >= 30
+    assert np.mean(diffs) >= 0, f"search made {100 * np.mean(diffs):+.2f} cm a throw fewer than ev"

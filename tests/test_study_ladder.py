@@ -1,0 +1,53 @@
+"""The ladder (issue 21) from hand-built players tables whose ratings are known."""
+
+import pandas as pd
+import pytest
+
+from somaliland.study.ladder import ladder_rows, ladder_table, rated
+
+
+def _table(games: int = 100, search_wins: int = 40):
+    """One cell: seat 0 plays search, seats 1-3 ev; search wins `search_wins` games, the ev seats the rest in turn.
+
+    Search: 10 throws a game, 1 aground, 2 of 3 contracts fulfilled, 0.5 CPU s of throwing; ev: 10 throws, 2
+    aground, 1 of 2 fulfilled, 0.05 CPU s.
+    """
+    rows = []
+    for g in range(games):
+        winner = 0 if g < search_wins else 1 + g % 3
+        for seat in range(4):
+            search = seat == 0
+            rows.append({"cell": 0, "cell_label": "seat.0.strategy=search", "game": g, "players": 4, "seat": seat,
+                         "strategy": "search" if search else "ev", "win_share": float(seat == winner),
+                         "points": 60.0 if search else 40.0 + g % 2, "groundings": 1 if search else 2, "throws": 10,
+                         "fulfilled": 2 if search else 1, "taken": 3 if search else 2,
+                         "throw_cpu_s": 0.5 if search else 0.05})
+    return pd.DataFrame(rows)
+
+
+def test_the_ladder_rates_each_strategy_at_its_table():
+    rows = {r["strategy"]: r for r in ladder_rows(_table())}
+    search, ev = rows["search"], rows["ev"]
+    assert (search["seats"], ev["seats"], search["games"]) == (1, 3, 100)
+    assert search["win"][0] == pytest.approx(0.40) and search["win"][1] < 0.40 < search["win"][2]
+    assert ev["win"][0] == pytest.approx(0.20)  # 60 games won among three seats
+    assert search["points"][:3] == (60.0, 60.0, 60.0)  # no spread, a zero-width interval
+    assert ev["points"][0] == pytest.approx(40.5)
+    assert search["aground"][0] == pytest.approx(0.1) and ev["aground"][0] == pytest.approx(0.2)
+    assert search["fulfilled"][0] == pytest.approx(2 / 3) and ev["fulfilled"][0] == pytest.approx(0.5)
+    assert search["cpu"][0] == pytest.approx(0.05) and ev["cpu"][0] == pytest.approx(0.005)
+
+
+def test_the_ladder_table_puts_the_best_win_rate_first_and_needs_timed_decisions():
+    table = ladder_table(_table())
+    assert table[2].startswith("| seat.0.strategy=search | search | 1 | 100 | 40.0 [")
+    assert table[3].startswith("| seat.0.strategy=search | ev | 3 | 100 | 20.0 [")
+    assert not rated(_table().drop(columns="throw_cpu_s")) and ladder_table(_table().drop(columns="throw_cpu_s")) == []
+    assert not rated(_table().assign(strategy="ev"))
+
+
+def test_a_share_stays_within_0_and_1():
+    table = _table(games=3)
+    table.loc[table.seat == 0, "fulfilled"] = [3, 3, 1]  # 7 of 9: a normal interval would reach above 100%
+    search = next(r for r in ladder_rows(table) if r["strategy"] == "search")
+    assert search["fulfilled"][0] == pytest.approx(7 / 9) and search["fulfilled"][2] == 1.0
