@@ -27,7 +27,7 @@ from test_players_survey import straits
 RNG = make_rng(0)
 
 
-def test_registry_knows_three_strategies_and_names_them_on_error(roller):
+def test_registry_knows_four_strategies_and_names_them_on_error(roller):
     assert sorted(STRATEGIES) == ["bold", "cautious", "ev", "search"]
     for name in STRATEGIES:
         assert make_policy(name, roller).name == name
