@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from physics import RollResult, Roller, SimSettings, Style, Throw, make_roller
-from somaliland.players.aim import FINE, Candidate, launch_headings, prior_odds, rank, sizing_up, worth
+from somaliland.players.aim import FINE, Candidate, launch_headings, worth
 from somaliland.players.calibration import ThrowModel
 from somaliland.players.hand import ThrowSkill, execute
 from somaliland.players.hazards import Surroundings, score_landings
@@ -89,12 +89,7 @@ class Search(Strategy):
 
     def throw(self, table: Table, ship_id: str, rng: np.random.Generator) -> Throw:
         """Return the candidate throw whose simulated outcomes are worth most (module docstring)."""
-        model = self.model(table)
-        ship = table.state.ship(ship_id)
-        legs = self.survey(table.world, table.config)
-        odds = legs.leg(ship.route, ship.direction).odds if ship.route and ship.direction else prior_odds(model)
-        s = sizing_up(table, ship_id, model, odds)
-        ranked = rank(table, ship_id, s, model, self.spread, self.weights)
+        model, s, ranked = self.ranked(table, ship_id)
         own = make_rng(decision_seed(rng, table.state, ship_id))
         made = self.candidates(table, ship_id, ranked, model, own)
         seeds = own.bit_generator.seed_seq.spawn(self.samples)  # sample j: the same draws for every candidate

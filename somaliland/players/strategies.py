@@ -23,9 +23,9 @@ import numpy as np
 from physics import Roller, Throw
 from somaliland.errors import UsageError
 from somaliland.map.model import Map
-from somaliland.players.aim import Spread, prior_odds, rank, sizing_up
+from somaliland.players.aim import Candidate, Spread, prior_odds, rank, sizing_up
 from somaliland.players.calibration import ThrowModel, calibrate
-from somaliland.players.hazards import AimWeights, start_clear
+from somaliland.players.hazards import AimWeights, Surroundings, start_clear
 from somaliland.players.lookahead import look_ahead
 from somaliland.players.outlook import Outlook, Traffic
 from somaliland.players.planner import Valuation, best_plans, foreseen_traffic, rival_traffic, vessels
@@ -123,14 +123,19 @@ class Strategy:
                                                              table.config.die_mass, tumble=self.tumble))
         return last[1]
 
-    def throw(self, table: Table, ship_id: str, rng: np.random.Generator) -> Throw:
-        """Return the intended throw: the best-ranked candidate, checked by physics within the budget."""
+    def ranked(self, table: Table, ship_id: str) -> tuple[ThrowModel, Surroundings, list[Candidate]]:
+        """Return the throw model, the sizing-up of the ship's position (its leg's surveyed odds) and the
+        candidate throws ranked by their analytic worth, best first."""
         model = self.model(table)
         ship = table.state.ship(ship_id)
         legs = self.survey(table.world, table.config)
         odds = legs.leg(ship.route, ship.direction).odds if ship.route and ship.direction else prior_odds(model)
         s = sizing_up(table, ship_id, model, odds)
-        ranked = rank(table, ship_id, s, model, self.spread, self.weights)
+        return model, s, rank(table, ship_id, s, model, self.spread, self.weights)
+
+    def throw(self, table: Table, ship_id: str, rng: np.random.Generator) -> Throw:
+        """Return the intended throw: the best-ranked candidate, checked by physics within the budget."""
+        model, s, ranked = self.ranked(table, ship_id)
         return look_ahead(table, ship_id, ranked, s, model, self.roller, self.rolls, self.weights)
 
 

@@ -123,6 +123,10 @@ def play_task(task: GameTask) -> GameOutcome:
     return GameOutcome(task.cell, task.game, seed, ok, tables, cpu, worker)
 
 
+MEASURED_COLUMNS = ("cpu_s", "worker", "decide_cpu_s", "throw_cpu_s")  # how long and where: not the game's
+# results, so two runs of the same games may differ in them (and only in them)
+
+
 class TimedPolicy:
     """A seat's policy with the CPU its decisions take counted (the ladder's CPU per decision); it decides as
     the policy does."""

@@ -10,8 +10,7 @@ from somaliland.study import load_study, read_table
 from somaliland.study.executors import local_executors
 from somaliland.study.runner import RunSummary, run_study
 from somaliland.study.tables import TABLES
-
-VARYING = ("cpu_s", "worker")  # how long a game took and where: the only columns two runs may differ in
+from somaliland.study.worker import MEASURED_COLUMNS as VARYING  # the only columns two runs may differ in
 
 
 def results(out: Path) -> dict[str, pd.DataFrame]:
