@@ -122,6 +122,13 @@ def test_the_base_is_validated_on_as_many_games_as_the_chosen_unless_base_games_
     assert fewer.fingerprint == tuning_of(BASE).fingerprint  # [validation] may change between runs
 
 
+def test_a_route_gap_target_takes_a_band_of_the_contract_values_and_refuses_another():
+    text = BASE + '\n[[target]]\nmeasure = "route_gap"\nvalues = "cheap"\ngoal = [-inf, 0.0]\n'
+    assert [t.name for t in tuning_of(text).targets] == ["seizure_share", "route_gap[cheap]"]
+    with pytest.raises(StudyError, match=r"target\[1\]\.values: expected one of cheap, middle, dear, all"):
+        tuning_of(text.replace('values = "cheap"', 'values = "lowest"'))
+
+
 def test_a_rules_knob_whose_range_breaks_the_rules_is_refused_up_front():
     text = BASE.replace('path = "map:pirate_port[Cove].at[1]"\nrange = [12.0, 28.0]', 'path = "rules:rounds"\nrange = [0, 3]')
     with pytest.raises(StudyError, match=r"knob\[0\]\.range: expected an integer from 1 to 50, found 0"):

@@ -6,6 +6,7 @@ import math
 from types import SimpleNamespace
 
 import pandas as pd
+import numpy as np
 import pytest
 
 from physics import DieRest, RollResult, Throw
@@ -68,6 +69,21 @@ def test_the_crossover_is_where_the_fitted_net_points_of_the_two_routes_meet():
     e = estimate("crossover_value", games_of(rows, n=20), {})
     assert (e.value, e.low, e.high) == pytest.approx((50.0, 50.0, 50.0))
     only_full = estimate("crossover_value", games_of([r for r in rows if r["full_route"]], n=20), {})
+    assert math.isnan(only_full.value)
+
+
+def test_the_route_gap_is_the_full_minus_half_net_points_per_sailed_contract_in_a_value_band():
+    rows = []
+    for game in range(20):
+        for v in (30, 40, 50, 60, 62, 64):
+            rows.append(contract(game, True, value=v, points=float(v), ransom=40.0))  # full nets v - 40
+            rows.append(contract(game, False, value=v, points=v / 2, ransom=15.0))  # half nets v/2 - 15
+    g = games_of(rows, n=20)
+    cheap, dear = estimate("route_gap", g, {"values": "cheap"}), estimate("route_gap", g, {"values": "dear"})
+    assert (cheap.value, cheap.low, cheap.high) == pytest.approx((-7.5, -7.5, -7.5))  # 30, 40: mean v/2 - 25
+    assert dear.value == pytest.approx(6.5)  # 62, 64: mean v/2 - 25
+    assert estimate("route_gap", g, {}).value == pytest.approx(np.mean([30, 40, 50, 60, 62, 64]) / 2 - 25)
+    only_full = estimate("route_gap", games_of([r for r in rows if r["full_route"]], n=20), {"values": "cheap"})
     assert math.isnan(only_full.value)
 
 

@@ -171,6 +171,33 @@ def _crossover_value(games: Games, filters: dict[str, str]) -> tuple[float, floa
     return _bootstrap(stat, len(games.ids))
 
 
+def _route_gap(games: Games, filters: dict[str, str]) -> tuple[float, float, float]:
+    """R8: net points (points - ransom) per sailed contract on the full-value route minus on the half-value
+    one, among the contracts of a value band (`values`: the cheapest, middle or dearest third of the contract
+    values the games dealt, or all). The crossover as two stable gaps: negative for cheap cargo and positive
+    for dear cargo means the routes' net points cross inside the contract values."""
+    c = games.contracts
+    c = c[c.ships > 0] if len(c) else c
+    band = filters.get("values", "all")
+    if len(c) and band != "all":
+        values = np.sort(c.value.unique())
+        thirds = np.array_split(values, 3)
+        chosen = {"cheap": thirds[0], "middle": thirds[1], "dear": thirds[2]}[band]
+        c = c[c.value.isin(chosen)]
+    columns = []
+    for full in (True, False):
+        mine = c[c.full_route == full] if len(c) else c
+        columns += [_per_game(games, mine), _per_game(games, mine, lambda f: f.points - f.ransom)]
+    stats = np.stack(columns, axis=1)
+
+    def stat(w: np.ndarray) -> np.ndarray:
+        n_full, net_full, n_half, net_half = (w @ stats).T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where((n_full > 0) & (n_half > 0), net_full / n_full - net_half / n_half, np.nan)
+
+    return _bootstrap(stat, len(games.ids))
+
+
 def _bootstrap(stat: Callable[[np.ndarray], np.ndarray], n: int) -> tuple[float, float, float]:
     """Return (value, low, high): the statistic on all games and its percentile 95% interval over resamples.
 
@@ -196,6 +223,8 @@ MEASURES: dict[str, Measure] = {m.name: m for m in (
             _full_route_share),
     Measure("crossover_value", "contract value where the full-value route starts to net more than the half-value "
             "one (lines fitted to net points by value, sailed contracts)", False, (), _crossover_value),
+    Measure("route_gap", "net points per sailed contract, full-value minus half-value route, in a band of the "
+            "contract values (values = cheap, middle, dear or all thirds)", False, ("values",), _route_gap),
     Measure("seat_advantage", "largest turn position's win rate minus the fair 1/players", True, (), _seat_advantage),
     Measure("strategy_spread", "best minus worst strategy's win rate", True, (), _strategy_spread,
             needs_strategies=2),
@@ -207,7 +236,7 @@ MEASURES: dict[str, Measure] = {m.name: m for m in (
     Measure("ransom_share", "ransoms paid as a share of the points scored (R21)", True, (), _ransom_share),
     Measure("mean_score", "mean final points per player", False, ("strategy",), _mean_score),
 )}
-FILTERS = {"route": ("full", "half"), "strategy": None}  # None: any strategy the seats play
+FILTERS = {"route": ("full", "half"), "strategy": None, "values": ("cheap", "middle", "dear", "all")}  # None: any strategy the seats play
 
 
 def estimate(measure: str, games: Games, filters: dict[str, str]) -> Estimate:
