@@ -6,6 +6,7 @@ from somaliland.cli.main import main
 from somaliland.study import load_study, read_table
 from somaliland.study.executors import SCHEDULER_ENV, cluster_address, dask_executors, local_executors
 from somaliland.study.runner import run_study
+from somaliland.study.worker import MEASURED_COLUMNS
 from test_study_support import ROOT, tiny_study
 
 distributed = pytest.importorskip("distributed")
@@ -26,7 +27,7 @@ def test_dask_cluster_runs_the_study_like_local_processes(tmp_path, monkeypatch)
     run_study(study, path.read_text(), tmp_path / "local", local_executors(2), 2, progress=False)
     key = ["cell", "game", "seat"]
     on_dask, local = (read_table(tmp_path / side, "players").sort_values(key).reset_index(drop=True)
-                      .drop(columns=["decide_cpu_s", "throw_cpu_s"]) for side in ("dask", "local"))
+                      .drop(columns=list(MEASURED_COLUMNS), errors="ignore") for side in ("dask", "local"))
     assert on_dask.equals(local)  # same seeds, same games, bit for bit
 
 
