@@ -26,7 +26,7 @@ from somaliland.tune import parse_tuning
 from somaliland.tune.candidate import base_documents, build
 from somaliland.tune.measures import Estimate
 from somaliland.tune.paths import Named, PathError, get, parse_path, put
-from somaliland.tune.racing import Scored, front, surely_beaten
+from somaliland.tune.racing import Scored, front, safest, surely_beaten
 from somaliland.tune.search import _race_batch, run_search
 from somaliland.tune.shapes import ShapeError, apply
 from somaliland.tune.spec import Goal
@@ -331,6 +331,19 @@ def test_racing_stops_only_what_another_candidate_surely_beats():
     assert not surely_beaten(unsure, [good, bad, unsure], t.targets, single=True)
     assert not surely_beaten(good, [good, bad, unsure], t.targets, single=True)
     assert [s.number for s in front([good, bad, unsure], t.targets)] == [0]
+
+
+def test_the_chosen_candidate_is_the_one_whose_worse_end_is_best_not_the_luckiest_estimate():
+    t = tuning_of(BASE)  # one target: >= 0.5
+    lucky = Scored(0, 16, (Estimate(0.56, 0.30, 0.82, 16),))  # the better estimate, but it may well miss by 0.2
+    sure = Scored(1, 16, (Estimate(0.52, 0.46, 0.58, 16),))  # a little worse, misses by at most 0.04
+    assert lucky.weighted(t.targets) == sure.weighted(t.targets) == 0.0
+    assert lucky.weighted_worst(t.targets) == pytest.approx(0.2)
+    assert sure.weighted_worst(t.targets) == pytest.approx(0.04)
+    assert safest([lucky, sure], t.targets) is sure
+    unbounded = Scored(2, 16, (Estimate(0.9, float("nan"), float("nan"), 16),))  # the games cannot bound it
+    assert safest([unbounded, lucky], t.targets) is lucky
+    assert safest([unbounded], t.targets) is unbounded and safest([], t.targets) is None
 
 
 def test_a_search_is_deterministic_given_its_seed_and_counts_the_games_stopping_saved(tmp_path):

@@ -34,8 +34,13 @@ class Scored:
         return tuple(t.goal.loss_bounds(e.low, e.high) for t, e in zip(targets, self.estimates))
 
     def weighted(self, targets: tuple[Target, ...]) -> float:
-        """Return the weighted sum of losses (what TPE minimises, and how the front's best is chosen)."""
+        """Return the weighted sum of losses at the estimates (what TPE minimises, how the front is ordered)."""
         return sum(t.weight * loss for t, loss in zip(targets, self.losses(targets)))
+
+    def weighted_worst(self, targets: tuple[Target, ...]) -> float:
+        """Return the weighted sum of each target's most loss over its 95% interval (how the chosen one
+        is picked: the candidate whose worse end is best, not the luckiest estimate)."""
+        return sum(t.weight * high for t, (_, high) in zip(targets, self.bounds(targets)))
 
 
 def surely_beaten(x: Scored, others: list[Scored], targets: tuple[Target, ...], single: bool) -> bool:
@@ -72,3 +77,20 @@ def best(scored: list[Scored], targets: tuple[Target, ...]) -> Scored | None:
     """Return the candidate with the least weighted loss (the lowest number among equals), or None."""
     finite = [s for s in scored if math.isfinite(s.weighted(targets))]
     return min(finite, key=lambda s: (s.weighted(targets), s.number)) if finite else None
+
+
+def safest(scored: list[Scored], targets: tuple[Target, ...]) -> Scored | None:
+    """Return the candidate whose weighted loss at the worse end of its intervals is least (then the least
+    weighted loss at the estimates, then the lowest number), or None.
+
+    The point estimate of the best of many candidates is biased low (the winner's curse: tune-default-board's
+    first run chose a candidate whose 80 search games flattered it, and it failed on fresh seeds); its worse
+    end is what the games can vouch for. Candidates with an unbounded worse end count after all others.
+    """
+    finite = [s for s in scored if math.isfinite(s.weighted(targets))]
+    if not finite:
+        return None
+    def key(s: Scored):
+        worst = s.weighted_worst(targets)
+        return (not math.isfinite(worst), worst if math.isfinite(worst) else 0.0, s.weighted(targets), s.number)
+    return min(finite, key=key)

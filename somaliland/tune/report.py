@@ -40,8 +40,8 @@ def header(tuning: Tuning, result: SearchResult, number: int, validation) -> lis
     """Return the lines (without '#') that head the chosen files: how they were tuned, and what held."""
     trial = result.trial(number)
     lines = [f"Tuned by `somaliland tune {tuning.source}` (tuning {tuning.name!r}, {_sampler(tuning)}, master seed "
-             f"{tuning.master_seed}): trial {number} of {len(result.trials)}, the least weighted loss of the "
-             f"{len(result.front(tuning))} on the Pareto front of the candidates played {tuning.top} games each.",
+             f"{tuning.master_seed}): trial {number} of {len(result.trials)}, the least weighted loss at the worse "
+             f"end of its 95% intervals of the {len(result.front(tuning))} on the Pareto front of the candidates played {tuning.top} games each.",
              f"Knobs: {describe(trial.values)}."]
     lines.append(f"On {validation.games} fresh games (seed {validation.seed}): " + "; ".join(
         f"{t.name} {fmt(t, e)}, goal {goal_text(t)}" + (f": {v}" if (v := t.goal.verdict(e.value, e.low, e.high))
@@ -100,14 +100,17 @@ def write_report(tuning: Tuning, out: Path, result: SearchResult, chosen: int | 
     if front:
         names = [p.name for p in tuning.params]
         lines += [f"## The Pareto front (search seeds, {tuning.top} games each)", "",
-                  "| trial | " + " | ".join(names) + " | " + " | ".join(t.name for t in targets) + " | weighted loss |",
-                  "|---" * (2 + len(names) + len(targets)) + "|"]
+                  "Weighted loss: the sum of each target's weight times its distance from the goal; the chosen "
+                  "candidate has the least at the worse end of its 95% intervals (the estimates of the best of "
+                  "many candidates flatter it).", "",
+                  "| trial | " + " | ".join(names) + " | " + " | ".join(t.name for t in targets) + " | weighted loss | at the worse end |",
+                  "|---" * (3 + len(names) + len(targets)) + "|"]
         for s in front:
             values = result.trial(s.number).values
             lines.append(f"| {s.number}{' (chosen)' if s.number == chosen else ''} | "
                          + " | ".join(_value(values.get(n)) for n in names) + " | "
                          + " | ".join(fmt(t, e) for t, e in zip(targets, s.estimates))
-                         + f" | {s.weighted(targets):.4g} |")
+                         + f" | {s.weighted(targets):.4g} | {s.weighted_worst(targets):.4g} |")
         lines += ["", f"![the candidates and the front]({FIGURE})", ""]
         plot_front(tuning, result, chosen, out / FIGURE)
     if rejected:

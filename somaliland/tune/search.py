@@ -29,7 +29,7 @@ from optuna.samplers import BaseSampler
 
 from somaliland.tune.candidate import Candidate, build
 from somaliland.tune.measures import Estimate
-from somaliland.tune.racing import Scored, best, front, surely_beaten
+from somaliland.tune.racing import Scored, best, front, safest, surely_beaten
 from somaliland.tune.spec import Param, Tuning
 
 STUDY_NAME = "tune"
@@ -88,8 +88,9 @@ class SearchResult:
         return front(self.complete, tuning.targets)
 
     def chosen(self, tuning: Tuning) -> Scored | None:
-        """Return the fully evaluated trial with the least weighted loss."""
-        return best(self.complete, tuning.targets)
+        """Return the trial of the Pareto front whose weighted loss at the worse end of its intervals is
+        least (`racing.safest`)."""
+        return safest(self.front(tuning), tuning.targets)
 
 
 def run_search(tuning: Tuning, out: Path, evaluator: Evaluator, progress: Progress | None = None,
