@@ -38,7 +38,12 @@ class Roller(Protocol):
 
 
 def make_roller(settings: SimSettings | None = None) -> Roller:
-    """Return a PyBullet roller (pybullet is imported only here, on first use)."""
+    """Return the roller the settings ask for: PyBullet's, or with `fidelity = "fast"` the library roller that
+    falls back on it (pybullet is imported only here, on first use)."""
+    if settings is not None and settings.fidelity == "fast":
+        from physics.fast import FastRoller
+
+        return FastRoller(settings)
     from physics.bullet import BulletRoller
 
     return BulletRoller(settings)

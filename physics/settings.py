@@ -8,7 +8,7 @@ from physics.errors import PhysicsInputError, check_finite
 
 
 INTEGER_FIELDS = ("rate_hz", "sample_hz", "settle_samples", "solver_iterations")
-CHOICE_FIELDS = {"world": ("per_roll", "per_game")}  # text fields and their values; the rest are numbers
+CHOICE_FIELDS = {"world": ("per_roll", "per_game"), "fidelity": ("full", "fast")}  # text fields and their values; the rest are numbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +41,11 @@ class SimSettings:
     # roll, so a roll's result also depends on the game's rolls before it (a game stays deterministic from
     # its seed, and replays whole). physics/README.md.
     world: str = "per_roll"
+    # "full": every roll simulated by Bullet. "fast": a lone die's roll across open, flat board is taken from a
+    # library of Bullet rolls (physics/fast.py); rolls that could touch another die, an edge or relief, and
+    # pushes, are still simulated in full. For searches and screening studies: physics/README.md says where
+    # its answers were checked against full physics and where it must not be used.
+    fidelity: str = "full"
 
     def __post_init__(self) -> None:
         for name, values in CHOICE_FIELDS.items():
