@@ -13,9 +13,10 @@ heading, applies its rotation to the die's own orientation, and stretches its tr
 two speeds' ratio (a sliding die's reach; the nearest speed is within about 0.01 m/s).
 
 Conservatively, the roll is simulated in full physics instead (`FastRoller.roll` asks `BulletRoller`) when
-the library cannot stand for it: the taken path passes within reach of another die (the two dice's bounding
-spheres plus `SimSettings.reach_margin`: a roll that could touch a die is never guessed), comes that near
-the board's edge or any raised relief, or the throw is not of the library's kind (a push, a die that is not
+the library cannot stand for it: where such a throw may go (the envelope of the library rolls of about its
+speed: `ThrowLibrary.envelope`) comes within reach of another die (the two dice's bounding spheres plus
+`SimSettings.reach_margin`: a roll that could touch a die is never guessed), of the board's edge or of any
+raised relief, or the throw is not of the library's kind (a push, a die that is not
 a cube, a spin about the vertical, an orientation given at release, a die not resting flat, a speed
 outside the library's). So contacts, tip-overs and dice leaving the board are always full physics; what the
 library replaces is the commonest roll of a game, a die crossing open sea. How often each happens and how
@@ -55,11 +56,12 @@ LIBRARY_PUSHES = 90  # per push style
 SPEED_RANGE = (0.1, 3.0)  # m/s: a gentle slide to far past the hardest aimed throw
 SPIN_CELL = 0.01  # width of a spin cell, as a fraction of the rolling rate, forward and sideways
 NEAREST = 4  # library rolls nearest in speed, of which the nearest in yaw is taken
+ENVELOPE = 12  # library rolls nearest in speed whose paths bound where a throw may go (about +-4% of 1 m/s)
 FLAT_DEG = 1.0  # a die tilted more than this is not resting flat: its roll is simulated in full
 SPIN_TOLERANCE = 1e-9  # rad/s: vertical spin beyond this is not a tumble
 _LAB = Board(width=5.0, depth=5.0)  # wide enough that the hardest library throw stays on it
 _LIBRARIES: dict[tuple, "ThrowLibrary"] = {}
-VERSION = 2  # of the library's making: part of its cache file's name
+VERSION = 3  # of the library's making: part of its cache file's name
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,10 +79,33 @@ class LibraryRoll:
 
 @dataclass(frozen=True, slots=True)
 class ThrowLibrary:
-    """Lab rolls of one die kind, sorted by speed."""
+    """Lab rolls of one die kind, sorted by speed, with each path's extent in the heading's frame."""
 
     rolls: tuple[LibraryRoll, ...]
     speeds: tuple[float, ...]
+    extents: np.ndarray  # (rolls, 3): least and most travel along the heading, most travel across it
+
+    @classmethod
+    def of(cls, rolls: tuple[LibraryRoll, ...]) -> "ThrowLibrary":
+        """Return the library of these rolls (sorted by speed)."""
+        extents = np.array([(r.travel[:, 0].min(), r.travel[:, 0].max(), np.abs(r.travel[:, 1]).max()) for r in rolls])
+        return cls(rolls, tuple(r.speed for r in rolls), extents)
+
+    def envelope(self, speed: float) -> tuple[float, float, float]:
+        """Return where a throw of this speed may go, in the heading's frame: the least and most travel along
+        it and the most across it of the `ENVELOPE` library rolls nearest in speed (each stretched to this
+        speed), or of every push in a library of pushes. Whether a roll may be taken from the library is
+        decided on this envelope, not on the one path taken, so that the rolls handed to full physics are
+        every roll of such a throw, not those whose taken path happened to come near something."""
+        if self.speeds[-1] == 0.0:
+            chosen, stretch = self.extents, np.ones(len(self.extents))
+        else:
+            i = bisect.bisect_left(self.speeds, speed)
+            lo = max(0, min(i - ENVELOPE // 2, len(self.speeds) - ENVELOPE))
+            chosen = self.extents[lo:lo + ENVELOPE]
+            stretch = (speed / np.array(self.speeds[lo:lo + ENVELOPE])) ** 2
+        return (float((chosen[:, 0] * stretch).min()), float((chosen[:, 1] * stretch).max()),
+                float((chosen[:, 2] * stretch).max()))
 
     def nearest(self, speed: float, yaw: float) -> LibraryRoll | None:
         """Return the roll of the `NEAREST` nearest in speed whose yaw is nearest (cyclically), or None
@@ -213,7 +238,7 @@ def _read(path: Path) -> ThrowLibrary | None:
         return None
     if len(rolls) != len(counts) or not rolls:
         return None
-    return ThrowLibrary(rolls, tuple(r.speed for r in rolls))
+    return ThrowLibrary.of(rolls)
 
 
 def _build(spec: DieSpec, materials: Materials, settings: SimSettings, kind: tuple) -> ThrowLibrary:
@@ -246,7 +271,7 @@ def _build(spec: DieSpec, materials: Materials, settings: SimSettings, kind: tup
             travel = np.array([(x - cx, y - cy, z) for x, y, z in path.positions])
             rolls.append(LibraryRoll(v, relative_yaw(start.orientation, 0.0), path.times, travel, tuple(path.orientations), result.settle_time,
                                      result.steps))
-    return ThrowLibrary(tuple(rolls), tuple(r.speed for r in rolls))
+    return ThrowLibrary.of(tuple(rolls))
 
 
 class FastRoller:
@@ -300,16 +325,15 @@ class FastRoller:
             kind: tuple = ("roll", cell, throw.release_height)
         else:
             kind = ("push", throw.style.value)
-        taken = library(spec, scene.materials, self.settings, kind).nearest(throw.speed, yaw)
-        if taken is None:
+        kept = library(spec, scene.materials, self.settings, kind)
+        taken = kept.nearest(throw.speed, yaw)
+        if taken is None or not self._clear(scene, thrown, throw, kept.envelope(throw.speed)):
             return None
         stretch = (throw.speed / taken.speed) ** 2 if taken.speed > 0 else 1.0
         c, s = math.cos(throw.heading), math.sin(throw.heading)
         x0, y0 = throw.origin
         along, across = taken.travel[:, 0] * stretch, taken.travel[:, 1] * stretch
         xs, ys = x0 + c * along - s * across, y0 + s * along + c * across
-        if not self._clear(scene, thrown, xs, ys):
-            return None
         # the die is the lab die turned by a symmetry of the cube (its yaw set to the lab die's): the lab roll's
         # orientations, turned onto the heading, then relabelled by that symmetry, end as flat as the lab's
         turn = _z_turn(throw.heading)
@@ -324,33 +348,32 @@ class FastRoller:
                           contacts=(), tipovers=(), off_board=(), settle_time=taken.settle_time, steps=taken.steps,
                           cap_hit=False)
 
-    def _clear(self, scene: Scene, thrown: PlacedDie, xs: np.ndarray, ys: np.ndarray) -> bool:
-        """Return True if the path keeps clear of the board's edges, raised relief and every other die."""
+    def _clear(self, scene: Scene, thrown: PlacedDie, throw: Throw, envelope: tuple[float, float, float]) -> bool:
+        """Return True if the throw's envelope (a rectangle along its heading, widened by the die's bounding
+        radius and the reach margin) keeps clear of the board's edges, raised relief and every other die."""
         board, margin = scene.board, self.settings.reach_margin
         r = thrown.spec.bounding_radius + margin
-        if xs.min() < r or ys.min() < r or xs.max() > board.width - r or ys.max() > board.depth - r:
+        back, ahead, side = envelope
+        c, s = math.cos(throw.heading), math.sin(throw.heading)
+        x0, y0 = throw.origin
+        corners = [(x0 + c * a - s * b, y0 + s * a + c * b) for a in (back, ahead) for b in (-side, side)]
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        if min(xs) < r or min(ys) < r or max(xs) > board.width - r or max(ys) > board.depth - r:
             return False
         if any(p.height > 0 for p in board.relief):
-            from shapely import LineString, Point, Polygon
+            from shapely import Polygon
 
-            line = LineString(np.column_stack([xs, ys])) if len(xs) > 1 else Point(xs[0], ys[0])
-            if any(Polygon(p.outline, p.holes).distance(line) <= r for p in board.relief if p.height > 0):
+            box = Polygon([corners[0], corners[1], corners[3], corners[2]])
+            if any(Polygon(p.outline, p.holes).distance(box) <= r for p in board.relief if p.height > 0):
                 return False
         others = [d for d in scene.dice if d is not thrown]
         if not others:
             return True
-        centres = np.array([d.pose.position[:2] for d in others])
+        centres = np.array([d.pose.position[:2] for d in others]) - (x0, y0)
+        along = centres @ np.array([c, s])
+        across = centres @ np.array([-s, c])
+        # distance from each centre to the rectangle [back, ahead] x [-side, side]
+        da = np.maximum(np.maximum(back - along, along - ahead), 0.0)
+        dc = np.maximum(np.abs(across) - side, 0.0)
         reach = np.array([d.spec.bounding_radius for d in others]) + r
-        return bool(np.all(_distances(centres, xs, ys) > reach))
-
-
-def _distances(points: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """Return each point's distance to the polyline through (xs, ys)."""
-    a = np.column_stack([xs[:-1], ys[:-1]]) if len(xs) > 1 else np.column_stack([xs, ys])
-    b = np.column_stack([xs[1:], ys[1:]]) if len(xs) > 1 else a
-    ab = b - a
-    length2 = np.maximum((ab * ab).sum(axis=1), 1e-18)
-    ap = points[:, None, :] - a[None, :, :]
-    t = np.clip((ap * ab[None]).sum(axis=2) / length2[None], 0.0, 1.0)
-    nearest = a[None] + t[..., None] * ab[None]
-    return np.sqrt(((points[:, None, :] - nearest) ** 2).sum(axis=2)).min(axis=1)
+        return bool(np.all(np.hypot(da, dc) > reach))

@@ -129,3 +129,14 @@ def test_bench_fidelity_measures_each_rate_against_the_validation_limits():
 def test_bench_fidelity_rejects_bad_rates_before_any_work(rates, says):
     out = run("bench", "fidelity", "--rates", rates)
     assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
+
+
+def test_bench_fast_times_both_fidelities_and_reads_the_committed_validation():
+    out = run("bench", "fast", "--games", "1", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data["median_cpu_s"]) == {"full", "fast"} and data["speedup"] > 0
+    assert 0 < data["library_share"] <= 1 and data["target_speedup"] == 50
+    assert len(data["validation"]) == 3
+    for check in data["validation"]:
+        assert "missing" in check or (len(check["measures"]) == 12 and min(check["games"]) > 0)
