@@ -24,7 +24,8 @@ from pathlib import Path
 
 from somaliland.study.errors import StudyError
 from somaliland.tune.candidate import MAP_FILE, RULES_FILE, base_documents, write_text
-from somaliland.tune.evaluate import GameEvaluator, errors, first_games
+from somaliland.study.store import read_table
+from somaliland.tune.evaluate import GameEvaluator, errors
 from somaliland.tune.measures import Estimate
 from somaliland.tune.search import Progress, SearchResult, elapsed_store, run_search, trial_folder
 from somaliland.tune.spec import Tuning
@@ -80,7 +81,8 @@ def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor:
             chosen = result.chosen(tuning)
             validation = None
             if chosen is not None:
-                bar.validating(tuning.validation_games + tuning.validation_base_games, validation_played(tuning, out))
+                bar.validating(tuning.validation_games + tuning.validation_base_games,
+                               validation_played(tuning, out, chosen.number))
                 validation = validate(tuning, out, evaluator, chosen.number)
                 write_chosen(tuning, out, result, chosen.number, validation)
                 bar.close()
@@ -94,26 +96,31 @@ def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor:
         lock.close()
 
 
-def validation_played(tuning: Tuning, out: Path) -> int:
+def validation_played(tuning: Tuning, out: Path, number: int) -> int:
     """Return how many validation games earlier runs of this tuning finished (for the progress bar)."""
     root = out / "validation" / str(tuning.validation_seed)
-    def wanted(side: Path) -> int:
-        return tuning.validation_base_games if side.name == "base" else tuning.validation_games
+    done = 0
+    for name, count in _side_games(tuning, number).items():
+        frame = read_table(root / name, "games") if (root / name).is_dir() else None
+        done += int((frame.game < count).sum()) if frame is not None and len(frame) else 0
+    return done
 
-    return sum(len(first_games(side, wanted(side)).games) for side in root.iterdir()
-               if side.is_dir()) if root.is_dir() else 0
+
+def _side_games(tuning: Tuning, number: int) -> dict[str, int]:
+    """Return the validation's sides (the base, the chosen trial) and how many games each plays."""
+    return {"base": tuning.validation_base_games, f"trial-{number:04d}": tuning.validation_games}
 
 
 def validate(tuning: Tuning, out: Path, evaluator: GameEvaluator, number: int) -> Validation:
     """Play the base and the chosen candidate on the validation seeds, never used in the search."""
     root = out / "validation" / str(tuning.validation_seed)
     trial = trial_folder(out, number)
-    sides = {"base": (tuning.map_text, base_documents(tuning)["rules"].unwrap(), tuning.validation_base_games),
+    files = {"base": (tuning.map_text, base_documents(tuning)["rules"].unwrap()),
              f"trial-{number:04d}": ((trial / MAP_FILE).read_text(encoding="utf-8"),
-                                     tomllib.loads((trial / RULES_FILE).read_text(encoding="utf-8")),
-                                     tuning.validation_games)}
+                                     tomllib.loads((trial / RULES_FILE).read_text(encoding="utf-8")))}
     found = []
-    for name, (map_text, rules, count) in sides.items():
+    for name, count in _side_games(tuning, number).items():
+        map_text, rules = files[name]
         folder = root / name
         folder.mkdir(parents=True, exist_ok=True)
         write_text(folder / MAP_FILE, map_text)
