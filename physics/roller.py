@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Protocol
 
 from physics.board import Board
@@ -57,4 +58,27 @@ def private_roller(roller: Roller) -> Iterator[Roller]:
         yield roller
         return
     with make_roller(roller.settings) as own:
+        yield own
+
+
+def practice_settings(settings: SimSettings) -> SimSettings:
+    """Return the settings practice rolls are made with: the game's, at full physics whatever its fidelity."""
+    return settings if settings.fidelity == "full" else replace(settings, fidelity="full")
+
+
+@contextmanager
+def practice_roller(roller: Roller) -> Iterator[Roller]:
+    """Yield a roller for a player's practice (its calibration and its survey of the map): `private_roller`'s, at
+    full physics whatever the game's fidelity.
+
+    A player's survey is one sample of voyages that every game of a process then plans by, and ev's route choice
+    follows it closely (a few convoys more or fewer arriving moved the Gulf's share of contracts by 15 points):
+    surveyed at full physics, games at the fast fidelity plan exactly as full-physics games do, so the two
+    fidelities differ only in the games' own rolls. It costs nothing per game: a survey is sailed once per process.
+    """
+    if roller.settings.fidelity == "full":
+        with private_roller(roller) as own:
+            yield own
+        return
+    with make_roller(practice_settings(roller.settings)) as own:
         yield own

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from physics import Board, DieSpec, Materials, PlacedDie, Pose, Roller, Scene, Style, Throw, private_roller
+from physics import (Board, DieSpec, Materials, PlacedDie, Pose, Roller, Scene, Style, Throw, practice_roller,
+                     practice_settings)
 
 SPEEDS = (0.5, 0.7, 0.9, 1.1, 1.3, 1.5, 1.7, 1.9)  # m/s: from a gentle slide to a hard throw across the board
 HEADINGS = 4  # sample throws per speed, at evenly spread headings and die yaws
@@ -113,16 +114,17 @@ def calibrate(roller: Roller, size: float, mass: float, materials: Materials | N
     """Return the throw model for this die on these materials, measuring it on first use (34 rolls).
 
     Args:
-        roller: the physics roller to measure with (its settings are part of the cache key).
+        roller: the game's physics roller (its settings, at full physics, are part of the cache key: practice
+            rolls are full physics, `physics.practice_roller`).
         size: the die's edge, metres.
         mass: the die's mass, kilograms.
         materials: contact coefficients (the game's defaults when None).
         tumble: forward spin at release as a fraction of the rolling rate (0: the die slides).
     """
     materials = materials or Materials()
-    key = (size, mass, materials, tumble, roller.settings)
+    key = (size, mass, materials, tumble, practice_settings(roller.settings))
     if key not in _CACHE:
-        with private_roller(roller) as lab:
+        with practice_roller(roller) as lab:  # full physics whatever the game's fidelity
             _CACHE[key] = _calibrate(lab, size, mass, materials, tumble)
     return _CACHE[key]
 

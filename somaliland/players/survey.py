@@ -38,7 +38,7 @@ from functools import cache, cached_property, lru_cache
 
 import numpy as np
 
-from physics import Roller, portable, private_roller
+from physics import Roller, portable, practice_roller, practice_settings
 from somaliland.map.model import Direction, Map, Route
 from somaliland.players.aim import FINE, Spread, landings, prior_odds, rank, sizing_up
 from somaliland.players.calibration import ThrowModel, calibrate
@@ -250,11 +250,11 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
         voyages: lone voyages per leg (and `convoy_runs(voyages)` convoys per route).
     """
     at_sea = sea_rules(config)
-    key = (map_digest(world), at_sea, spread, weights, tumble, roller.settings, voyages)
+    key = (map_digest(world), at_sea, spread, weights, tumble, practice_settings(roller.settings), voyages)
     if key not in _CACHE:
         started = time.process_time()
         model = calibrate(roller, config.die_size, config.die_mass, tumble=tumble)
-        with private_roller(roller) as own:
+        with practice_roller(roller) as own:  # full physics whatever the game's fidelity
             sailor = _Sailor(own, world, at_sea, model, spread, weights)
             lone = {(r.name, d): sailor.lone(r, d, voyages) for r in world.routes for d in Direction}
             convoys = {r.name: sailor.convoys(r, convoy_size(voyages), convoy_runs(voyages),
