@@ -150,3 +150,14 @@ def test_materials_and_die_mass_make_their_own_library():
     b = fast.library(DieSpec(faces=CUBE.faces, size=CUBE.size, mass=0.006), Materials(), FAST, ("push", "quarter"))
     assert a is not b and a is fast.library(CUBE, Materials(), SimSettings(fidelity="fast", world="per_game"),
                                               ("push", "quarter"))
+
+
+def test_a_players_practice_is_full_physics_at_either_fidelity():
+    from physics import practice_roller, practice_settings
+    from somaliland.players.calibration import calibrate
+
+    assert practice_settings(FAST) == SimSettings() and practice_settings(SimSettings()) == SimSettings()
+    with make_roller(FAST) as quick, make_roller() as full:
+        with practice_roller(quick) as lab:
+            assert not isinstance(lab, FastRoller) and lab.settings == SimSettings()
+        assert calibrate(quick, 0.016, 0.004) is calibrate(full, 0.016, 0.004)  # one model, rolled in full
