@@ -66,13 +66,13 @@ VERSION = 3  # of the library's making: part of its cache file's name
 
 @dataclass(frozen=True, slots=True)
 class LibraryRoll:
-    """One lab roll relative to its release: travel in the heading's frame, rotation since release."""
+    """One lab roll relative to its release: travel and orientations in the heading's frame."""
 
     speed: float
     yaw: float  # the die's yaw against the heading at release, in [0, pi/2)
     times: tuple[float, ...]
     travel: np.ndarray  # (samples, 3): x along the heading, y across it, z the centre's height
-    turns: tuple[Quaternion, ...]  # the lab die's orientations, in the heading's frame
+    orientations: tuple[Quaternion, ...]  # the lab die's, in the heading's frame (heading 0)
     settle_time: float
     steps: int
 
@@ -216,7 +216,7 @@ def _write(path: Path, lib: ThrowLibrary) -> None:
                      steps=np.array([r.steps for r in lib.rolls]), counts=np.array(counts, dtype=np.int64),
                      times=np.concatenate([np.array(r.times) for r in lib.rolls]),
                      travel=np.concatenate([r.travel for r in lib.rolls]),
-                     turns=np.concatenate([np.array(r.turns) for r in lib.rolls]))
+                     turns=np.concatenate([np.array(r.orientations) for r in lib.rolls]))
         os.replace(tmp, path)
     except OSError:
         pass
@@ -337,9 +337,9 @@ class FastRoller:
         # the die is the lab die turned by a symmetry of the cube (its yaw set to the lab die's): the lab roll's
         # orientations, turned onto the heading, then relabelled by that symmetry, end as flat as the lab's
         turn = _z_turn(throw.heading)
-        relabel = cube_symmetry(quaternion_product(_conjugate(taken.turns[0]),
+        relabel = cube_symmetry(quaternion_product(_conjugate(taken.orientations[0]),
                                                    quaternion_product(_z_turn(-throw.heading), q0)))
-        orientations = tuple(quaternion_product(quaternion_product(turn, q), relabel) for q in taken.turns)
+        orientations = tuple(quaternion_product(quaternion_product(turn, q), relabel) for q in taken.orientations)
         positions = tuple(zip(xs.tolist(), ys.tolist(), taken.travel[:, 2].tolist()))
         q_end = orientations[-1]
         face, tilt = face_up(q_end), tilt_deg(q_end)

@@ -154,6 +154,17 @@ def _sum(parts):
     return RollRate(sum(p.throws for p in parts), sum(p.seconds for p in parts), sum(p.steps for p in parts))
 
 
+def _benchmark_table(strategies: list[str]):
+    """Return the map, rules and seats of the benchmarks' games: the default map and rules, 4 players of
+    these strategies at skill 0.75."""
+    from somaliland.engine.setup import DEFAULT_MAP, seats_from
+    from somaliland.map import load
+    from somaliland.players.hand import ThrowSkill
+    from somaliland.rules import RulesConfig
+
+    return load(DEFAULT_MAP), RulesConfig(players=4), seats_from(strategies, 4, ThrowSkill.level(0.75))
+
+
 def run_game(args: argparse.Namespace) -> int:
     """Run the game benchmark."""
     import cProfile
@@ -163,14 +174,9 @@ def run_game(args: argparse.Namespace) -> int:
 
     from physics import SimSettings, make_roller
     from somaliland.engine.loop import play_game
-    from somaliland.engine.setup import DEFAULT_MAP, GameSetup, seats_from
-    from somaliland.map import load
-    from somaliland.players.hand import ThrowSkill
-    from somaliland.rules import RulesConfig
+    from somaliland.engine.setup import GameSetup
 
-    world = load(DEFAULT_MAP)
-    rules = RulesConfig(players=4)
-    seats = seats_from(args.strategies.split(","), 4, ThrowSkill.level(0.75))
+    world, rules, seats = _benchmark_table(args.strategies.split(","))
     settings = SimSettings(**_physics_overrides(args))
     cpu, throws = [], []
     with make_roller(settings) as roller:  # one for all the games: each game's setup says these settings
@@ -249,16 +255,11 @@ def run_fast(args: argparse.Namespace) -> int:
 
     from physics import SimSettings, make_roller
     from somaliland.engine.loop import play_game
-    from somaliland.engine.setup import DEFAULT_MAP, GameSetup, seats_from
-    from somaliland.map import load
-    from somaliland.players.hand import ThrowSkill
-    from somaliland.rules import RulesConfig
+    from somaliland.engine.setup import DEFAULT_MAP, GameSetup
     from somaliland.study.agreement import cell_games, compare
     from somaliland.study.errors import StudyError
 
-    world = load(DEFAULT_MAP)
-    rules = RulesConfig(players=4)
-    seats = seats_from(["ev"], 4, ThrowSkill.level(0.75))
+    world, rules, seats = _benchmark_table(["ev"])
     fidelities = {"full": SimSettings(), "fast": SimSettings(fidelity="fast")}
     rollers = {name: make_roller(s) for name, s in fidelities.items()}
     cpu: dict[str, list[float]] = {name: [] for name in fidelities}

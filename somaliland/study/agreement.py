@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from somaliland.study.errors import StudyError
-from somaliland.study.store import read_table
+from somaliland.tune.evaluate import games_where
 from somaliland.tune.measures import Estimate, Games, estimate
 
 # (measure, filters, label): what a fidelity must not change
@@ -58,13 +58,10 @@ def cell_games(folder: str | Path, cell: int) -> Games:
     Raises:
         StudyError: the folder holds no games of that cell.
     """
-    tables = {}
-    for table in ("players", "contracts", "captures", "games"):
-        frame = read_table(folder, table)
-        tables[table] = frame[frame.cell == cell].reset_index(drop=True) if len(frame) else frame
-    if len(tables["games"]) == 0:
+    games = games_where(folder, lambda frame: frame.cell == cell)
+    if len(games.games) == 0:
         raise StudyError(str(folder), f"cell {cell}", "a results folder with games in that cell", "no games")
-    return Games(**tables)
+    return games
 
 
 def compare(a: Games, b: Games) -> list[Agreement]:

@@ -89,10 +89,16 @@ class GameEvaluator:
 
 def first_games(folder: Path, games: int) -> Games:
     """Return the tables of a study folder's games 0 .. games-1 that finished without error."""
+    return games_where(folder, lambda frame: frame.game < games)
+
+
+def games_where(folder: str | Path, keep: Callable[[Any], Any]) -> Games:
+    """Return the tables of a study folder's games that finished without error, each table cut to the rows
+    `keep` (a DataFrame -> boolean mask) selects."""
     tables = {}
     for table in ("players", "contracts", "captures", "games"):
         frame = read_table(folder, table)
-        tables[table] = frame[frame.game < games].reset_index(drop=True) if len(frame) else frame
+        tables[table] = frame[keep(frame)].reset_index(drop=True) if len(frame) else frame
     return Games(**tables)
 
 
