@@ -1,6 +1,7 @@
 """Shipped maps load and check clean; the default board matches the geography it was drawn from."""
 
 import math
+from pathlib import Path
 
 import pytest
 from shapely import Point
@@ -27,6 +28,16 @@ def test_every_shipped_map_loads_and_checks_clean(path):
     assert len(m.sha256) == 64
     assert "format = 2" in path.read_text(encoding="utf-8")
     assert all(r.label not in ("", r.name) for r in m.routes)  # every shipped route is labelled for people
+
+
+EXPERIMENT_BOARDS = sorted((Path(__file__).resolve().parents[1] / "experiments" / "boards").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", EXPERIMENT_BOARDS, ids=lambda p: p.name)
+def test_every_board_kept_for_the_experiments_checks_clean(path):
+    """Board 1.0 and board 2.0 detuned are the tunings' starts: they must stay playable maps."""
+    assert problems(path) == []
+    assert load(path).route("somalia").full_value
 
 
 def test_both_boards_are_shipped():
