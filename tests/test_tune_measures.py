@@ -48,6 +48,15 @@ def test_shares_of_contracts_and_turns():
     assert estimate("seizures_per_turn", k, {}).value == pytest.approx(3 / 12)
 
 
+def test_d15_half_value_seized_is_the_share_of_seizures_that_took_half_value_ships():
+    k = games_of(captures=[{"game": 0, "full_route": True}, {"game": 0, "full_route": False},
+                           {"game": 1, "full_route": True}, {"game": 1, "full_route": True}])
+    assert estimate("half_value_seized", k, {}).value == pytest.approx(1 / 4)
+    none = estimate("half_value_seized", games_of(captures=[{"game": 0, "full_route": True},
+                                                            {"game": 1, "full_route": True}]), {})
+    assert (none.value, none.low, none.high) == (0.0, 0.0, 0.0)  # D15's default: a goal of <= 0 is met
+
+
 def test_seat_advantage_strategy_spread_scores_and_ransoms():
     rows = [{"game": g, "order": o, "seat": o, "strategy": s, "win_share": w, "points": p, "full": f, "half": h,
              "ransom": r}

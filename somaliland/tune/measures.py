@@ -97,6 +97,12 @@ def _seizure_share(games: Games, filters: dict[str, str]) -> tuple[float, float,
     return ratio_ci(g.turns_full_at_sea_seized.to_numpy(dtype=float), g.turns_full_at_sea.to_numpy(dtype=float))
 
 
+def _half_value_seized(games: Games, filters: dict[str, str]) -> tuple[float, float, float]:
+    """D15: the share of seizures that took a ship on a half-value route (none under D15's default)."""
+    k = games.captures
+    return ratio_ci(_per_game(games, k, lambda f: ~f.full_route.astype(bool)), _per_game(games, k))
+
+
 def _game_length(games: Games, filters: dict[str, str]) -> tuple[float, float, float]:
     return mean_ci(games.games.throws.to_numpy(dtype=float))
 
@@ -232,6 +238,8 @@ MEASURES: dict[str, Measure] = {m.name: m for m in (
     Measure("seizures_per_turn", "ships seized per turn (R13)", False, (), _seizures_per_turn),
     Measure("seizure_share", "share of turns with a full-value ship at sea in which the pirates seize a ship",
             True, (), _seizure_share),
+    Measure("half_value_seized", "share of seizures that took a ship on a half-value route (D15: none)", True, (),
+            _half_value_seized),
     Measure("game_length", "throws per game", False, (), _game_length),
     Measure("ransom_share", "ransoms paid as a share of the points scored (R21)", True, (), _ransom_share),
     Measure("mean_score", "mean final points per player", False, ("strategy",), _mean_score),
