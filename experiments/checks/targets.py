@@ -20,15 +20,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from somaliland.study.agreement import cell_games
 from somaliland.study.answers import MIN_PER_SIDE, route_table
 from somaliland.study.stats import difference_ci
+from somaliland.study.store import read_table
 from somaliland.tune.measures import Estimate, Games, estimate
-
-
-def cell_games(folder: Path, cell: int) -> Games:
-    """Return the finished games of one cell as the tuner's `Games`."""
-    tables = {name: pd.read_parquet(folder / name) for name in ("players", "contracts", "captures", "games")}
-    return Games(**{name: frame[frame.cell == cell] for name, frame in tables.items()})
 
 
 def interval(e: Estimate, share: bool) -> str:
@@ -58,7 +54,7 @@ def net_by_band(contracts: pd.DataFrame) -> list[str]:
 def main(folder: str) -> None:
     """Print the targets of every cell of a results folder."""
     root = Path(folder)
-    contracts = pd.read_parquet(root / "contracts")
+    contracts = read_table(root, "contracts")
     for cell in sorted(contracts.cell.unique()):
         games = cell_games(root, int(cell))
         c, k = games.contracts, games.captures
