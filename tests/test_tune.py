@@ -378,6 +378,29 @@ def test_nsga2_finds_a_front_of_two_conflicting_targets_and_is_deterministic(tmp
     assert front == [y for y in played if y < 20.0] + [min(y for y in played if y >= 20.0)] and len(front) >= 2
 
 
+def test_a_watched_target_of_weight_0_is_measured_but_does_not_steer_the_search(tmp_path):
+    watched = BASE + textwrap.dedent("""
+        [[target]]
+        measure = "game_length"
+        goal = "minimise"
+        weight = 0
+        """)
+    t = tuning_of(watched)
+    assert [x.steers for x in t.targets] == [True, False]
+    one = run_search(tuning_of(BASE), tmp_path / "one", Toy(lambda v: v["port_y"] / 40))
+    two = run_search(t, tmp_path / "two", Toy(lambda v: (v["port_y"] / 40, v["port_y"] / 10)))
+    assert [(r.number, r.values) for r in one.trials] == [(r.number, r.values) for r in two.trials]
+    assert [s.number for s in one.front(tuning_of(BASE))] == [s.number for s in two.front(t)]
+    assert all(len(r.scored.estimates) == 2 for r in two.trials if r.scored)  # measured all the same
+    good = Scored(0, 4, (Estimate(0.6, 0.55, 0.65, 4), Estimate(9.0, 8.0, 10.0, 4)))
+    other = Scored(1, 4, (Estimate(0.6, 0.55, 0.65, 4), Estimate(1.0, 0.5, 1.5, 4)))
+    assert good.losses(t.targets) == (0.0,) and not surely_beaten(good, [good, other], t.targets, single=False)
+    with pytest.raises(StudyError, match="at least one target with a weight above 0"):
+        tuning_of(BASE.replace("goal = [0.5, inf]", "goal = [0.5, inf]\nweight = 0"))
+    with pytest.raises(StudyError, match="a number >= 0"):
+        tuning_of(BASE.replace("goal = [0.5, inf]", "goal = [0.5, inf]\nweight = -1"))
+
+
 def fake_search(out: str, pause: float) -> None:
     """Run the toy search in `out`, pausing in every evaluation (a subprocess the test kills)."""
     toy = Toy(lambda v: v["port_y"] / 40)

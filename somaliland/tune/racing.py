@@ -25,22 +25,30 @@ class Scored:
     games: int
     estimates: tuple[Estimate, ...]
 
+    def _steered(self, targets: tuple[Target, ...]) -> list[tuple[Target, Estimate]]:
+        return [(t, e) for t, e in zip(targets, self.estimates) if t.steers]
+
     def losses(self, targets: tuple[Target, ...]) -> tuple[float, ...]:
-        """Return each target's loss at the estimate."""
-        return tuple(t.goal.loss(e.value) for t, e in zip(targets, self.estimates))
+        """Return each steering target's loss at the estimate (a watched target, weight 0, has none)."""
+        return tuple(t.goal.loss(e.value) for t, e in self._steered(targets))
 
     def bounds(self, targets: tuple[Target, ...]) -> tuple[tuple[float, float], ...]:
-        """Return each target's (least, most) loss over the estimate's 95% interval."""
-        return tuple(t.goal.loss_bounds(e.low, e.high) for t, e in zip(targets, self.estimates))
+        """Return each steering target's (least, most) loss over the estimate's 95% interval."""
+        return tuple(t.goal.loss_bounds(e.low, e.high) for t, e in self._steered(targets))
 
     def weighted(self, targets: tuple[Target, ...]) -> float:
         """Return the weighted sum of losses at the estimates (what TPE minimises, how the front is ordered)."""
-        return sum(t.weight * loss for t, loss in zip(targets, self.losses(targets)))
+        return sum(t.weight * loss for t, loss in zip(steering(targets), self.losses(targets)))
 
     def weighted_worst(self, targets: tuple[Target, ...]) -> float:
         """Return the weighted sum of each target's most loss over its 95% interval (how the chosen one
         is picked: the candidate whose worse end is best, not the luckiest estimate)."""
-        return sum(t.weight * high for t, (_, high) in zip(targets, self.bounds(targets)))
+        return sum(t.weight * high for t, (_, high) in zip(steering(targets), self.bounds(targets)))
+
+
+def steering(targets: tuple[Target, ...]) -> tuple[Target, ...]:
+    """Return the targets that steer the search (weight above 0); the others are only watched and reported."""
+    return tuple(t for t in targets if t.steers)
 
 
 def surely_beaten(x: Scored, others: list[Scored], targets: tuple[Target, ...], single: bool) -> bool:
@@ -51,8 +59,8 @@ def surely_beaten(x: Scored, others: list[Scored], targets: tuple[Target, ...], 
             continue
         theirs = y.bounds(targets)
         if single:
-            low = sum(t.weight * lo for t, (lo, _) in zip(targets, mine))
-            high = sum(t.weight * hi for t, (_, hi) in zip(targets, theirs))
+            low = sum(t.weight * lo for t, (lo, _) in zip(steering(targets), mine))
+            high = sum(t.weight * hi for t, (_, hi) in zip(steering(targets), theirs))
             if high < low:
                 return True
         elif all(hi <= lo for (_, hi), (lo, _) in zip(theirs, mine)) and \

@@ -31,6 +31,14 @@ def fmt(target: Target, e: Estimate) -> str:
     return f"{num(e.value)}{unit} [{num(e.low)}, {num(e.high)}]"
 
 
+WATCHED = " (watched: measured and reported, not steering)"
+
+
+def label(target: Target) -> str:
+    """Return a target's name, marked if it is only watched (weight 0)."""
+    return target.name if target.steers else f"{target.name} (watched)"
+
+
 def goal_text(target: Target) -> str:
     """Return a target's goal as read, in percent for shares."""
     return target.goal.text(100, "%") if MEASURES[target.measure].share else target.goal.text()
@@ -72,7 +80,7 @@ def write_report(tuning: Tuning, out: Path, result: SearchResult, chosen: int | 
         held = [t.goal.verdict(e.value, e.low, e.high) for t, e in zip(targets, validation.chosen)]
         lines += [f"**Answer: trial {chosen}** — {describe(trial.values)}. On {validation.games} fresh games "
                   f"(seeds never used in the search): " + "; ".join(
-                      f"{t.name} {fmt(t, e)}" + (f" (goal {goal_text(t)}: **{v}**)" if v else "")
+                      f"{label(t)} {fmt(t, e)}" + (f" (goal {goal_text(t)}: **{v}**)" if v else "")
                       for t, e, v in zip(targets, validation.chosen, held)) + ".", ""]
     spent, saved = result.games_spent, result.games_saved
     every = spent + saved
@@ -93,7 +101,7 @@ def write_report(tuning: Tuning, out: Path, result: SearchResult, chosen: int | 
                   "| target | measure | goal | base | chosen | base → chosen |", "|---|---|---|---|---|---|"]
         for t, b, c in zip(targets, validation.base, validation.chosen):
             verdicts = [t.goal.verdict(e.value, e.low, e.high) or "—" for e in (b, c)]
-            lines.append(f"| {t.name} | {MEASURES[t.measure].means} | {goal_text(t)} | {fmt(t, b)} | {fmt(t, c)} | "
+            lines.append(f"| {label(t)} | {MEASURES[t.measure].means} | {goal_text(t)} | {fmt(t, b)} | {fmt(t, c)} | "
                          f"{verdicts[0]} → {verdicts[1]} |")
         lines += ["", "95% intervals over games. *met*: the whole interval within the goal (or holding a goal "
                   "value); *probably*: the estimate within, the interval not; *missed*: the estimate outside.", ""]
@@ -125,7 +133,8 @@ def write_report(tuning: Tuning, out: Path, result: SearchResult, chosen: int | 
     lines += ["## How it was tuned", "",
               f"- Knobs: " + "; ".join(f"`{k.name}` ({k.action} `{k.path}`)" for k in tuning.knobs) + ".",
               f"- Targets: " + "; ".join(f"`{t.name}`: {MEASURES[t.measure].means}, goal {goal_text(t)}, weight "
-                                         f"{t.weight:g}" for t in targets) + ".",
+                                         f"{t.weight:g}{'' if t.steers else WATCHED}"
+                                         for t in targets) + ".",
               f"- Search: {_sampler(tuning)}, {tuning.batches * tuning.batch} trials in batches of {tuning.batch}; "
               f"rungs of {', '.join(map(str, tuning.rungs))} games; a candidate stops when another's 95% intervals "
               f"show it cannot reach the front. Every candidate plays the same seeds (master seed "
@@ -149,20 +158,22 @@ def plot_front(tuning: Tuning, result: SearchResult, chosen: int | None, path: P
     import matplotlib.pyplot as plt
 
     targets = tuning.targets
+    steer = [i for i, t in enumerate(targets) if t.steers]  # the plot shows targets that steer
+    a, b = (steer + [None])[:2]
     full = result.complete
     stopped = [s for s in result.played if s.games < tuning.top]
-    if len(targets) >= 2:
+    if b is not None:
         fig, ax = plt.subplots(figsize=(6.4, 5.2))
-        _scatter(ax, stopped, 0, 1, dict(color="0.75", fmt="o", mfc="none", label="stopped early"))
-        _scatter(ax, full, 0, 1, dict(color="tab:blue", fmt="o", label=f"played {tuning.top} games"))
-        front = sorted(result.front(tuning), key=lambda s: s.estimates[0].value)
-        ax.plot([s.estimates[0].value for s in front], [s.estimates[1].value for s in front], "-", color="tab:blue",
+        _scatter(ax, stopped, a, b, dict(color="0.75", fmt="o", mfc="none", label="stopped early"))
+        _scatter(ax, full, a, b, dict(color="tab:blue", fmt="o", label=f"played {tuning.top} games"))
+        front = sorted(result.front(tuning), key=lambda s: s.estimates[a].value)
+        ax.plot([s.estimates[a].value for s in front], [s.estimates[b].value for s in front], "-", color="tab:blue",
                 alpha=0.5, label="Pareto front")
-        _goal_span(ax, targets[0], vertical=True)
-        _goal_span(ax, targets[1], vertical=False)
-        ax.set_xlabel(targets[0].name)
-        ax.set_ylabel(targets[1].name)
-        _mark_chosen(ax, result, chosen, 0, 1)
+        _goal_span(ax, targets[a], vertical=True)
+        _goal_span(ax, targets[b], vertical=False)
+        ax.set_xlabel(targets[a].name)
+        ax.set_ylabel(targets[b].name)
+        _mark_chosen(ax, result, chosen, a, b)
         ax.legend(fontsize=8)
         axes = [ax]
     else:
@@ -175,15 +186,15 @@ def plot_front(tuning: Tuning, result: SearchResult, chosen: int | None, path: P
                 if not group:
                     continue
                 xs = [_x(result.trial(s.number).values[p.name], p) for s in group]
-                es = [s.estimates[0] for s in group]
+                es = [s.estimates[a] for s in group]
                 ax.errorbar(xs, [e.value for e in es], yerr=_yerr(es), capsize=2, ms=4, ls="none", **style)
             if chosen is not None:
                 s = next(s for s in full if s.number == chosen)
-                ax.plot([_x(result.trial(chosen).values[p.name], p)], [s.estimates[0].value], "*", color="tab:red",
+                ax.plot([_x(result.trial(chosen).values[p.name], p)], [s.estimates[a].value], "*", color="tab:red",
                         ms=14, label=f"chosen (#{chosen})")
-            _goal_span(ax, targets[0], vertical=False)
+            _goal_span(ax, targets[a], vertical=False)
             ax.set_xlabel(p.name)
-            ax.set_ylabel(targets[0].name)
+            ax.set_ylabel(targets[a].name)
             if p.choices:
                 ax.set_xticks(range(len(p.choices)), [str(c) for c in p.choices])
         axes[0].legend(fontsize=8)

@@ -29,7 +29,7 @@ from optuna.samplers import BaseSampler
 
 from somaliland.tune.candidate import Candidate, build
 from somaliland.tune.measures import Estimate
-from somaliland.tune.racing import Scored, best, front, safest, surely_beaten
+from somaliland.tune.racing import Scored, best, front, safest, steering, surely_beaten
 from somaliland.tune.spec import Param, Tuning
 
 STUDY_NAME = "tune"
@@ -145,7 +145,7 @@ def open_study(tuning: Tuning, out: Path):
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
     storage = optuna.storages.RDBStorage(f"sqlite:///{(out / 'optuna.db').resolve()}",
                                          engine_kwargs={"connect_args": {"timeout": 60}})
-    directions = ["minimize"] * (len(tuning.targets) if tuning.sampler == "nsga2" else 1)
+    directions = ["minimize"] * (len(steering(tuning.targets)) if tuning.sampler == "nsga2" else 1)
     return optuna.create_study(storage=storage, study_name=STUDY_NAME, directions=directions,
                                sampler=SeededSampler(sampler_factory(tuning), tuning.master_seed),
                                load_if_exists=True)

@@ -155,6 +155,11 @@ class Target:
     weight: float
     filters: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def steers(self) -> bool:
+        """True if the target steers the search; weight 0 only watches it (measured and reported)."""
+        return self.weight > 0
+
 
 @dataclass(frozen=True)
 class Tuning:
@@ -514,13 +519,17 @@ def _targets(source: str, tables: Any, strategies: set[str]) -> tuple[Target, ..
                              f"strategies (for {measure})", sorted(strategies))
         goal = _goal(source, f"{where}.goal", table.get("goal"))
         weight = table.get("weight", 1.0)
-        if not is_number(weight) or not math.isfinite(weight) or weight <= 0:
-            raise StudyError(source, f"{where}.weight", "a positive number", weight)
+        if not is_number(weight) or not math.isfinite(weight) or weight < 0:
+            raise StudyError(source, f"{where}.weight", "a number >= 0 (0: watched and reported, not steering)",
+                             weight)
         name = table.get("name", measure + "".join(f"[{v}]" for _, v in filters))
         if not isinstance(name, str) or not name or name in names:
             raise StudyError(source, f"{where}.name", "a name no other target has", name)
         names.add(name)
         targets.append(Target(name, measure, goal, float(weight), tuple(filters)))
+    if not any(t.steers for t in targets):
+        raise StudyError(source, "target", "at least one target with a weight above 0 (0 only watches)",
+                         [t.name for t in targets])
     return tuple(targets)
 
 
