@@ -378,23 +378,35 @@ def test_nsga2_finds_a_front_of_two_conflicting_targets_and_is_deterministic(tmp
     assert front == [y for y in played if y < 20.0] + [min(y for y in played if y >= 20.0)] and len(front) >= 2
 
 
-def test_a_watched_target_of_weight_0_is_measured_but_does_not_steer_the_search(tmp_path):
-    watched = BASE + textwrap.dedent("""
+@pytest.mark.parametrize("sampler", ["tpe", "nsga2"])
+def test_a_watched_target_of_weight_0_is_measured_but_does_not_steer_the_search(tmp_path, sampler):
+    base = BASE.replace("[search]\n", f'[search]\nsampler = "{sampler}"\n')
+    watched = base + textwrap.dedent("""
         [[target]]
         measure = "game_length"
         goal = "minimise"
         weight = 0
         """)
-    t = tuning_of(watched)
+    t, plain = tuning_of(watched), tuning_of(base)
     assert [x.steers for x in t.targets] == [True, False]
-    one = run_search(tuning_of(BASE), tmp_path / "one", Toy(lambda v: v["port_y"] / 40))
+    one = run_search(plain, tmp_path / "one", Toy(lambda v: v["port_y"] / 40))
     two = run_search(t, tmp_path / "two", Toy(lambda v: (v["port_y"] / 40, v["port_y"] / 10)))
     assert [(r.number, r.values) for r in one.trials] == [(r.number, r.values) for r in two.trials]
-    assert [s.number for s in one.front(tuning_of(BASE))] == [s.number for s in two.front(t)]
+    assert [s.number for s in one.front(plain)] == [s.number for s in two.front(t)]
+    assert one.chosen(plain).number == two.chosen(t).number
     assert all(len(r.scored.estimates) == 2 for r in two.trials if r.scored)  # measured all the same
     good = Scored(0, 4, (Estimate(0.6, 0.55, 0.65, 4), Estimate(9.0, 8.0, 10.0, 4)))
     other = Scored(1, 4, (Estimate(0.6, 0.55, 0.65, 4), Estimate(1.0, 0.5, 1.5, 4)))
     assert good.losses(t.targets) == (0.0,) and not surely_beaten(good, [good, other], t.targets, single=False)
+    # the report shows it, marked, with its verdict
+    from somaliland.tune.report import write_report
+    from somaliland.tune.run import Validation
+
+    est = (Estimate(0.6, 0.55, 0.65, 4), Estimate(3.0, 2.0, 4.0, 4))
+    report = write_report(t, tmp_path / "two", two, two.chosen(t).number, Validation(1, 4, 4, est, est, 0), 1.0)
+    text = report.read_text()
+    assert "| game_length (watched) |" in text and "game_length (watched) 3" in text
+    assert "(watched: measured and reported, not steering)" in text
     with pytest.raises(StudyError, match="at least one target with a weight above 0"):
         tuning_of(BASE.replace("goal = [0.5, inf]", "goal = [0.5, inf]\nweight = 0"))
     with pytest.raises(StudyError, match="a number >= 0"):

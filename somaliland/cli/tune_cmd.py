@@ -62,7 +62,7 @@ def run_tune(args: argparse.Namespace) -> int:
             "played_now": summary.played_now, "seconds": round(summary.seconds, 1), "chosen": summary.chosen,
             "values": result.trial(summary.chosen).values if summary.chosen is not None else None,
             "validation": {t.name: {"base": b.as_list()[:3], "chosen": c.as_list()[:3],
-                                    "verdict": t.goal.verdict(c.value, c.low, c.high)}
+                                    "verdict": t.goal.verdict(c.value, c.low, c.high), "watched": not t.steers}
                            for t, b, c in zip(tuning.targets, v.base, v.chosen)} if v else None,
             "report": str(summary.report)}
     if args.json:
@@ -74,7 +74,7 @@ def run_tune(args: argparse.Namespace) -> int:
     if summary.chosen is not None:
         print(f"chosen: trial {summary.chosen}: {data['values']}")
         for name, row in data["validation"].items():
-            print(f"  {name}: base {row['base'][0]:.4g}, chosen {row['chosen'][0]:.4g} "
+            print(f"  {name}{' (watched)' if row['watched'] else ''}: base {row['base'][0]:.4g}, chosen {row['chosen'][0]:.4g} "
                   f"[{row['chosen'][1]:.4g}, {row['chosen'][2]:.4g}] {row['verdict']}")
     print(f"report: {summary.report}")
     return 0

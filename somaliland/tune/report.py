@@ -52,7 +52,7 @@ def header(tuning: Tuning, result: SearchResult, number: int, validation) -> lis
              f"end of its 95% intervals of the {len(result.front(tuning))} on the Pareto front of the candidates played {tuning.top} games each.",
              f"Knobs: {describe(trial.values)}."]
     lines.append(f"On {validation.games} fresh games (seed {validation.seed}): " + "; ".join(
-        f"{t.name} {fmt(t, e)}, goal {goal_text(t)}" + (f": {v}" if (v := t.goal.verdict(e.value, e.low, e.high))
+        f"{label(t)} {fmt(t, e)}, goal {goal_text(t)}" + (f": {v}" if (v := t.goal.verdict(e.value, e.low, e.high))
                                                         else "") for t, e in zip(tuning.targets, validation.chosen))
                  + ".")
     return [wrapped for line in lines for wrapped in textwrap.wrap(line, HEADER_WIDTH, subsequent_indent="  ")]
@@ -111,7 +111,7 @@ def write_report(tuning: Tuning, out: Path, result: SearchResult, chosen: int | 
                   "Weighted loss: the sum of each target's weight times its distance from the goal; the chosen "
                   "candidate has the least at the worse end of its 95% intervals (the estimates of the best of "
                   "many candidates flatter it).", "",
-                  "| trial | " + " | ".join(names) + " | " + " | ".join(t.name for t in targets) + " | weighted loss | at the worse end |",
+                  "| trial | " + " | ".join(names) + " | " + " | ".join(label(t) for t in targets) + " | weighted loss | at the worse end |",
                   "|---" * (3 + len(names) + len(targets)) + "|"]
         for s in front:
             values = result.trial(s.number).values
@@ -210,12 +210,12 @@ def _goal_span(ax, target: Target, vertical: bool) -> None:
     if goal.kind not in ("range", "value"):
         return
     low, high = ax.get_xlim() if vertical else ax.get_ylim()
-    label = f"goal {goal_text(target)}"
+    text = f"goal {goal_text(target)}"
     if goal.kind == "value":
-        (ax.axvline if vertical else ax.axhline)(goal.low, color="tab:green", ls="--", lw=1, label=label)
+        (ax.axvline if vertical else ax.axhline)(goal.low, color="tab:green", ls="--", lw=1, label=text)
     else:
         span = ax.axvspan if vertical else ax.axhspan
-        span(max(goal.low, low), min(goal.high, high), color="tab:green", alpha=0.12, label=label)
+        span(max(goal.low, low), min(goal.high, high), color="tab:green", alpha=0.12, label=text)
     (ax.set_xlim if vertical else ax.set_ylim)(low, high)
 
 
