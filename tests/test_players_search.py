@@ -56,6 +56,18 @@ def test_the_knob_belongs_to_search_only(roller, tmp_path):
         load_study(study)
 
 
+def test_the_search_weights_are_knobs_of_search_only_with_their_defaults(roller):
+    from somaliland.players.search import SearchWeights
+
+    assert make_policy("search", roller).search_weights == SearchWeights()
+    tuned = make_policy("search", roller, search_aground=0.2, search_sink=3.0, search_rival=0.0, search_off_board=0.1)
+    assert tuned.search_weights == SearchWeights(aground=0.2, off_board=0.1, sink=3.0, rival=0.0)
+    with pytest.raises(UsageError, match=r"search_sink = -1 is not allowed; expected a number in \[0, 5\]"):
+        make_policy("search", roller, search_sink=-1)
+    with pytest.raises(UsageError, match="unknown strategy parameter.*search_aground of ev"):
+        make_policy("ev", roller, search_aground=0.2)
+
+
 def test_halving_rolls_the_best_most_within_its_budget():
     truth = np.array([0.1, 0.5, 0.3, 0.45, 0.2, 0.0, 0.35, 0.4])
     calls = []

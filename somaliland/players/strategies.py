@@ -164,7 +164,12 @@ PARAMS: dict[str, tuple[type, float, float, Any]] = {  # name: (type, low, high,
     "ransom_aversion": (float, 0.0, 10.0, 1.0),  # 0: ransom does not count, 1: at face value
 }
 OWN_PARAMS: dict[str, dict[str, tuple[type, float, float, Any]]] = {  # parameters of one strategy only
-    "search": {"search_samples": (int, 4, 1024, 64)},  # physics rolls per throw decision (search.py)
+    "search": {"search_samples": (int, 4, 1024, 64),  # physics rolls per throw decision (search.py)
+               # SearchWeights (search.py), in chance to arrive, beyond what the aim's worth already counts:
+               "search_aground": (float, 0.0, 5.0, 0.5),  # running aground (R17)
+               "search_off_board": (float, 0.0, 5.0, 0.05),  # leaving the board (R19)
+               "search_sink": (float, 0.0, 5.0, 1.0),  # tipping another die, so sinking (R18)
+               "search_rival": (float, 0.0, 5.0, 0.05)},  # a rival ship made to lose a turn (R18, D12)
 }
 MEASURED = "every player now measures it on the map in play, somaliland/players/survey.py"
 REMOVED = {  # parameters that no longer exist, and why (board facts are measured, not given)
@@ -202,7 +207,8 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
         name: one of `STRATEGIES` (cautious, bold, ev, search).
         roller: the physics roller the policy calibrates its throws with (and looks ahead with).
         params: any of `PARAMS`: tumble, heading_sd_deg, speed_sd, rolls, voyages, rival_ships_per_route,
-            ship_cost, ransom_aversion, and the strategy's own (`OWN_PARAMS`: search_samples for search);
+            ship_cost, ransom_aversion, and the strategy's own (`OWN_PARAMS`: search_samples and the
+            search_* weights for search);
             unset ones take the strategy's defaults.
 
     Raises:
@@ -229,5 +235,9 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
     if name == "search":
         from somaliland.players.search import Search  # it builds on Strategy, defined here
 
-        return Search(name, roller, samples=values["search_samples"], **common)
+        from somaliland.players.search import SearchWeights
+
+        weights = SearchWeights(values["search_aground"], values["search_off_board"], values["search_sink"],
+                                values["search_rival"])
+        return Search(name, roller, samples=values["search_samples"], search_weights=weights, **common)
     return Strategy(name, roller, **common)
