@@ -44,6 +44,8 @@ def test_shares_of_contracts_and_turns():
     assert estimate("fulfilment", g, {"route": "half"}).value == 0.0
     assert estimate("seizure_share", g, {}).value == pytest.approx(5 / 8)
     assert estimate("game_length", g, {}).value == 11.0
+    assert estimate("contracts_per_game", g, {}).value == 2.0  # R5: two taken in each game
+    assert estimate("contracts_per_game", games_of([contract(0, True)], n=3), {}).value == pytest.approx(1 / 3)
     k = games_of(captures=[{"game": 0}, {"game": 0}, {"game": 1}])
     assert estimate("seizures_per_turn", k, {}).value == pytest.approx(3 / 12)
 

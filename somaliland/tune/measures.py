@@ -103,6 +103,11 @@ def _half_value_seized(games: Games, filters: dict[str, str]) -> tuple[float, fl
     return ratio_ci(_per_game(games, k, lambda f: ~f.full_route.astype(bool)), _per_game(games, k))
 
 
+def _contracts_per_game(games: Games, filters: dict[str, str]) -> tuple[float, float, float]:
+    """Contracts taken in a game, all players and rounds (R5): of deal_size x rounds laid out, how many the draft took."""
+    return mean_ci(_per_game(games, games.contracts))
+
+
 def _game_length(games: Games, filters: dict[str, str]) -> tuple[float, float, float]:
     return mean_ci(games.games.throws.to_numpy(dtype=float))
 
@@ -241,6 +246,8 @@ MEASURES: dict[str, Measure] = {m.name: m for m in (
     Measure("half_value_seized", "share of seizures that took a ship on a half-value route (D15: none)", True, (),
             _half_value_seized),
     Measure("game_length", "throws per game", False, (), _game_length),
+    Measure("contracts_per_game", "contracts taken per game, every player and round (R5)", False, (),
+            _contracts_per_game),
     Measure("ransom_share", "ransoms paid as a share of the points scored (R21)", True, (), _ransom_share),
     Measure("mean_score", "mean final points per player", False, ("strategy",), _mean_score),
 )}
