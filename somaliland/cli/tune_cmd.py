@@ -37,6 +37,7 @@ def run_tune(args: argparse.Namespace) -> int:
     from somaliland.tune import load_tuning
     from somaliland.tune.evaluate import KeptPool
     from somaliland.tune.run import run_tuning
+    from somaliland.tune.report import label
 
     tuning = load_tuning(args.tuning_file)
     out = args.out or args.tuning_file.resolve().parent / "results" / tuning.name
@@ -73,8 +74,9 @@ def run_tune(args: argparse.Namespace) -> int:
           f"({summary.played_now} played in this run); {summary.seconds / 60:.1f} min in all.")
     if summary.chosen is not None:
         print(f"chosen: trial {summary.chosen}: {data['values']}")
-        for name, row in data["validation"].items():
-            print(f"  {name}{' (watched)' if row['watched'] else ''}: base {row['base'][0]:.4g}, chosen {row['chosen'][0]:.4g} "
+        for t in tuning.targets:
+            row = data["validation"][t.name]
+            print(f"  {label(t)}: base {row['base'][0]:.4g}, chosen {row['chosen'][0]:.4g} "
                   f"[{row['chosen'][1]:.4g}, {row['chosen'][2]:.4g}] {row['verdict']}")
     print(f"report: {summary.report}")
     return 0

@@ -233,9 +233,7 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
                   spread=Spread(math.radians(values["heading_sd_deg"]), values["speed_sd"]),
                   tumble=values["tumble"], rolls=values["rolls"], voyages=values["voyages"])
     if name == "search":
-        from somaliland.players.search import Search  # it builds on Strategy, defined here
-
-        from somaliland.players.search import SearchWeights
+        from somaliland.players.search import Search, SearchWeights  # it builds on Strategy, defined here
 
         weights = SearchWeights(values["search_aground"], values["search_off_board"], values["search_sink"],
                                 values["search_rival"])
