@@ -34,7 +34,7 @@ WORLD = load(TINY)
 
 
 def setup(seed: int, samples: int = 8) -> GameSetup:
-    seats = (Seat("search", ThrowSkill(), (("search_samples", samples),)), Seat("ev"))
+    seats = (Seat("search", ThrowSkill(), (("search_samples", samples), ("voyages", 4))), Seat("ev"))
     return GameSetup(seed=seed, seats=seats, rules=RulesConfig(players=2, rounds=1), map_path=TINY,
                      record_paths=False)
 
@@ -135,7 +135,7 @@ def test_same_seed_same_record_and_the_record_verifies(tmp_path):
     with make_roller() as roller:
         second = play_game(setup(seed=4), WORLD, roller)
     assert first.events == second.events
-    assert json.loads(path.read_text().splitlines()[0])["seats"][0]["params"] == {"search_samples": 8}
+    assert json.loads(path.read_text().splitlines()[0])["seats"][0]["params"] == {"search_samples": 8, "voyages": 4}
     verdict = verify_record(path)
     assert verdict.ok, verdict.message
 
@@ -167,7 +167,7 @@ def test_search_makes_at_least_evs_progress_on_the_same_throws_with_the_same_han
     over 49 throws; with 16 candidates of 4 rolls each, +1.04 (se 0.78). A strategy that threw at random, or a
     search that ignored its rolls, makes less than ev.
     """
-    ev, search = make_policy("ev", roller), make_policy("search", roller)
+    ev, search = make_policy("ev", roller), make_policy("search", roller, voyages=4)  # a quick survey of its own
     diffs = []
     for seed in range(3):
         for k, r in enumerate(throw_requests(roller, seed)):
@@ -178,3 +178,60 @@ def test_search_makes_at_least_evs_progress_on_the_same_throws_with_the_same_han
             diffs.append(np.mean([made_good(roller, r, b, d, stride) - made_good(roller, r, a, d, stride) for d in draws]))
     assert len(diffs) >= 30
     assert np.mean(diffs) >= 0, f"search made {100 * np.mean(diffs):+.2f} cm a throw fewer than ev"
+
+
+class CountingSearch:
+    """Wraps a search player's `choose`, counting the choices asked of it."""
+
+    def __init__(self, search) -> None:
+        self.search, self.calls = search, 0
+        inner = search.choose
+
+        def choose(*args, **kwargs):
+            self.calls += 1
+            return inner(*args, **kwargs)
+
+        search.choose = choose
+
+
+def test_the_draft_and_routes_of_search_price_voyages_thrown_by_its_own_search(roller, monkeypatch, tmp_path):
+    """Issue 21: "its draft and route decisions use the same estimates". The survey the search drafts, plans and
+    launches by is sailed with its own choices (one per throw of every voyage), so it differs from ev's; ev's
+    survey is sailed with the aim's best, and asks no search."""
+    monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path))
+    config = RulesConfig(players=2, rounds=1)
+    search = make_policy("search", roller, search_samples=8, voyages=3)  # two candidates a throw
+    counted = CountingSearch(search)
+    own = search.survey(WORLD, config)
+    throws = sum(leg.throws for leg in own.legs)
+    assert counted.calls >= throws > 0  # every lone throw (and every convoy throw) was its choice
+    ev = make_policy("ev", roller, voyages=3).survey(WORLD, config)
+    assert [leg.made_good for leg in own.legs] != [leg.made_good for leg in ev.legs]
+    weaker = make_policy("search", roller, search_samples=4, voyages=3)  # one candidate: the aim's best, as ev
+    assert weaker.survey(WORLD, config) == ev and weaker.survey(WORLD, config) is not ev  # keyed by its strength
+
+
+def test_a_search_survey_is_kept_on_disk_for_later_processes_and_damage_only_costs_sailing_it_again(
+        roller, monkeypatch, tmp_path):
+    from somaliland.players import survey as survey_module
+
+    monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path))
+    config = RulesConfig(players=2, rounds=1)
+    first = make_policy("search", roller, search_samples=4, voyages=2).survey(WORLD, config)
+    kept = list((tmp_path / "surveys").glob("*.pickle"))
+    assert len(kept) == 1
+    monkeypatch.setattr(survey_module, "_CACHE", {})  # a later process: nothing in memory
+    fresh = make_policy("search", roller, search_samples=4, voyages=2)
+    counted = CountingSearch(fresh)
+    assert fresh.survey(WORLD, config) == first and counted.calls == 0  # read back, not sailed
+    kept[0].write_bytes(kept[0].read_bytes()[:20])  # cut short
+    monkeypatch.setattr(survey_module, "_CACHE", {})
+    again = make_policy("search", roller, search_samples=4, voyages=2)
+    counted = CountingSearch(again)
+    assert again.survey(WORLD, config) == first and counted.calls > 0  # sailed again, the same
+    monkeypatch.setattr(survey_module, "_CACHE", {})
+    counting = CountingRoller(roller)  # not real physics: neither reads nor leaves a survey on disk
+    for path in (tmp_path / "surveys").glob("*"):
+        path.unlink()
+    make_policy("search", counting, search_samples=4, voyages=2).survey(WORLD, config)
+    assert not list((tmp_path / "surveys").glob("*")) and counting.rolls > 0

@@ -87,12 +87,28 @@ class Search(Strategy):
     def __repr__(self) -> str:
         return f"Search(samples={self.samples}, tumble={self.tumble})"
 
+    @property
+    def survey_key(self) -> tuple:
+        """What its choices depend on beyond the survey's own key (`survey.Thrower`): its samples and weights."""
+        return ("search", self.samples, self.search_weights)
+
+    def own_thrower(self) -> "Search":
+        """Return itself: its survey is sailed with its own throws, so its draft, routes and launches price the
+        voyages it will make (module docstring)."""
+        return self
+
     def throw(self, table: Table, ship_id: str, rng: np.random.Generator) -> Throw:
         """Return the candidate throw whose simulated outcomes are worth most (module docstring)."""
         model, s, ranked = self.ranked(table, ship_id)
         own = make_rng(decision_seed(rng, table.state, ship_id))
-        made = self.candidates(table, ship_id, ranked, model, own)
-        seeds = own.bit_generator.seed_seq.spawn(self.samples)  # sample j: the same draws for every candidate
+        return self.choose(table, ship_id, s, model, ranked, own).throw(model, ship_id, s.origin)
+
+    def choose(self, table: Table, ship_id: str, s: Surroundings, model: ThrowModel, ranked: list[Candidate],
+               rng: np.random.Generator) -> Candidate:
+        """Return the candidate whose simulated outcomes are worth most, its scatter drawn from `rng` (the
+        decision's own generator in a game, the leg's thinking branch in the survey)."""
+        made = self.candidates(table, ship_id, ranked, model, rng)
+        seeds = rng.bit_generator.seed_seq.spawn(self.samples)  # sample j: the same draws for every candidate
         hand = ThrowSkill(math.degrees(self.spread.heading_sd), self.spread.speed_sd)
         scene = throw_scene(table.state, ship_id, table.world, table.config)
         roller = practice_roller(self.roller)
@@ -103,7 +119,7 @@ class Search(Strategy):
             return self.outcome_value(table, ship_id, s, roll)
 
         prior = worth(s, made, model, self.spread, self.weights, FINE)
-        return intended[halving(prior, sampled, self.samples)]
+        return made[halving(prior, sampled, self.samples)]
 
     def candidates(self, table: Table, ship_id: str, ranked: list[Candidate], model: ThrowModel,
                    rng: np.random.Generator) -> list[Candidate]:

@@ -30,7 +30,7 @@ from somaliland.players.lookahead import look_ahead
 from somaliland.players.outlook import Outlook, Traffic
 from somaliland.players.planner import Valuation, best_plans, foreseen_traffic, rival_traffic, vessels
 from somaliland.players.policy import Policy, Table
-from somaliland.players.survey import VOYAGES, Survey, survey
+from somaliland.players.survey import VOYAGES, Survey, Thrower, survey
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.contracts import Card, Draft, legal_picks
 from somaliland.rules.moves import launch_pose, moves_left
@@ -78,8 +78,12 @@ class Strategy:
         if last is None or last[0] is not world or last[1] is not config:
             last = self._surveyed = (world, config, survey(self.roller, world, config, spread=self.spread,
                                                            weights=self.weights, tumble=self.tumble,
-                                                           voyages=self.voyages))
+                                                           voyages=self.voyages, thrower=self.own_thrower()))
         return last[2]
+
+    def own_thrower(self) -> Thrower | None:
+        """Return the player whose choices the survey throws with, if not the aim's best (None: the aim's)."""
+        return None
 
     def _worth(self, table: Table, cards: tuple[Card, ...], traffic: Traffic) -> tuple[float, tuple[Plan, ...]]:
         return best_plans(cards, vessels(table.state, table.seat), self.survey(table.world, table.config),

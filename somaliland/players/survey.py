@@ -31,16 +31,20 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
+import pickle
 import statistics
 import time
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
+from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from physics import Roller, portable, practice_roller, practice_settings
 from somaliland.map.model import Direction, Map, Route
-from somaliland.players.aim import FINE, Spread, landings, prior_odds, rank, sizing_up
+from somaliland.players.aim import FINE, Candidate, Spread, landings, prior_odds, rank, sizing_up
 from somaliland.players.calibration import ThrowModel, calibrate
 from somaliland.players.hand import ThrowSkill, execute
 from somaliland.players.hazards import AimWeights, LegOdds, Surroundings, outcomes, progress_at, start_clear
@@ -63,6 +67,22 @@ NOT_AT_SEA = ("players", "rounds", "contract_values", "deal_size", "taken_cards_
               "draft_pass_is_final", "contract_cap", "first_player", "route_choice", "pooled_allotment",
               "launch_pass_is_final", "pirates_ignore", "held_release", "pirate_targets", "final_tie")
 _CACHE: dict[tuple, "Survey"] = {}
+THINKING = 0x7468696E  # a leg's seed branch for a thrower's own draws (`Thrower`), apart from the hand's
+SURVEY_FORMAT = 1  # of the files in the survey cache folder: part of their key
+
+
+class Thrower(Protocol):
+    """A player whose throws are not the aim's best: the survey sails its voyages with its own choices.
+
+    `survey_key` holds everything its choices depend on beyond the survey's own key (e.g. the search's
+    samples and weights); `choose` returns the candidate to throw, given the sizing-up, the throw model, the
+    aim's ranking and a generator of the thrower's own (never the hand's).
+    """
+
+    survey_key: tuple
+
+    def choose(self, table: Table, ship_id: str, s: Surroundings, model: ThrowModel, ranked: list[Candidate],
+               rng: np.random.Generator) -> Candidate: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +256,7 @@ def measured_odds(remaining: tuple[float, ...] | list[float], made_good: tuple[f
 
 
 def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, weights: AimWeights,
-           tumble: float, voyages: int = VOYAGES) -> Survey:
+           tumble: float, voyages: int = VOYAGES, thrower: Thrower | None = None) -> Survey:
     """Return the survey of this map for a player of this aim and hand model (sailed on first use, then cached).
 
     Args:
@@ -248,14 +268,23 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
         weights: the aim's weights.
         tumble: the throw model's forward spin.
         voyages: lone voyages per leg (and `convoy_runs(voyages)` convoys per route).
+        thrower: a player whose throws are its own choices, not the aim's best (the search): every voyage,
+            lone and in convoy, is thrown as it would throw. Its surveys cost as many physics rolls per throw
+            as it makes per decision, so they are also kept on disk (`stored_survey`).
     """
     at_sea = sea_rules(config)
     key = (map_digest(world), at_sea, spread, weights, tumble, practice_settings(roller.settings), voyages)
+    if thrower is not None:
+        key += (thrower.survey_key,)
+    if key not in _CACHE and thrower is not None:
+        stored = stored_survey(key, roller)
+        if stored is not None:
+            _CACHE[key] = stored
     if key not in _CACHE:
         started = time.process_time()
         model = calibrate(roller, config.die_size, config.die_mass, tumble=tumble)
         with practice_roller(roller) as own:  # full physics whatever the game's fidelity
-            sailor = _Sailor(own, world, at_sea, model, spread, weights)
+            sailor = _Sailor(own, world, at_sea, model, spread, weights, thrower)
             lone = {(r.name, d): sailor.lone(r, d, voyages) for r in world.routes for d in Direction}
             convoys = {r.name: sailor.convoys(r, convoy_size(voyages), convoy_runs(voyages),
                                               {d: lone[r.name, d].odds(None) for d in Direction})
@@ -264,7 +293,67 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
         _CACHE[key] = Survey(tuple(_leg_survey(world, at_sea, r, d, voyages, lone[r.name, d], convoys[r.name][d],
                                                company) for r in world.routes for d in Direction),
                              time.process_time() - started)
+        if thrower is not None:
+            store_survey(key, roller, _CACHE[key])
     return _CACHE[key]
+
+
+def survey_folder() -> Path:
+    """Return the folder surveys are kept in between processes (`$SOMALILAND_CACHE`, default ~/.cache/somaliland)."""
+    root = os.environ.get("SOMALILAND_CACHE") or Path.home() / ".cache" / "somaliland"
+    return Path(root) / "surveys"
+
+
+@cache
+def code_digest() -> str:
+    """Return a digest of the source of every module a survey's voyages run through (physics and somaliland):
+    a survey kept on disk is read back only by the very code that sailed it."""
+    root = Path(__file__).resolve().parents[2]
+    h = hashlib.sha256()
+    for path in sorted([*(root / "physics").rglob("*.py"), *(root / "somaliland").rglob("*.py")]):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _stored_path(key: tuple, roller: Roller) -> Path | None:
+    """Return where a survey of this key is kept, or None for a roller that is not real physics (a test's
+    counting or scripted roller must neither read nor leave a survey that real games would use)."""
+    from physics.bullet import BulletRoller
+    from physics.fast import FastRoller
+
+    if type(roller) not in (BulletRoller, FastRoller):
+        return None
+    name = hashlib.sha256(f"{SURVEY_FORMAT}|{code_digest()}|{key!r}".encode()).hexdigest()[:32]
+    return survey_folder() / f"{name}.pickle"
+
+
+def stored_survey(key: tuple, roller: Roller) -> Survey | None:
+    """Return the survey of this key kept on disk by an earlier process of the same code, or None.
+
+    A file that cannot be read (cut short, another format) is ignored: the survey is sailed again.
+    """
+    path = _stored_path(key, roller)
+    if path is None or not path.is_file():
+        return None
+    try:
+        kept = pickle.loads(path.read_bytes())
+    except Exception:  # noqa: BLE001 - any damage only costs sailing it again
+        return None
+    return kept if isinstance(kept, Survey) and kept.legs else None
+
+
+def store_survey(key: tuple, roller: Roller, found: Survey) -> None:
+    """Keep a survey on disk for later processes (written whole, then renamed; a failure only costs them time)."""
+    path = _stored_path(key, roller)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(pickle.dumps(found))
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def convoy_size(voyages: int) -> int:
@@ -348,14 +437,24 @@ class _Sailor:
     """Sails voyages on one map under one set of rules, for one aim and hand model."""
 
     def __init__(self, roller: Roller, world: Map, config: RulesConfig, model: ThrowModel, spread: Spread,
-                 weights: AimWeights) -> None:
+                 weights: AimWeights, thrower: Thrower | None = None) -> None:
         self.roller, self.world, self.config, self.model = roller, world, config, model
         self.spread, self.weights = spread, weights
         self.hand = ThrowSkill(math.degrees(spread.heading_sd), spread.speed_sd)
+        self.thrower = thrower
+        self.thinking: np.random.Generator | None = None  # the thrower's own draws, on the leg being sailed
+
+    def _think_on(self, seed: np.random.SeedSequence) -> None:
+        """Give the thrower (if any) its own generator for the voyages of this seed: a branch of it, so the
+        hand's draws are the same whoever throws."""
+        if self.thrower is not None:
+            self.thinking = make_rng(np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, THINKING)))
 
     def lone(self, route: Route, direction: Direction, voyages: int) -> _Log:
         """Return the log of `voyages` lone voyages on a leg, each aimed with the odds measured before it."""
-        rng = make_rng(leg_seed(map_digest(self.world), route.name, direction))
+        seed = leg_seed(map_digest(self.world), route.name, direction)
+        rng = make_rng(seed)
+        self._think_on(seed)
         log, prior = _Log(), prior_odds(self.model)
         for _ in range(voyages):
             log.arrivals.append(self._lone_voyage(route, direction, log.odds(prior), rng, log))
@@ -395,7 +494,9 @@ class _Sailor:
 
     def convoys(self, route: Route, size: int, runs: int, odds: dict[Direction, LegOdds]) -> dict[Direction, _Log]:
         """Return, per leg, the log of `runs` convoys of `size` ships each way on the route."""
-        rng = make_rng(leg_seed(map_digest(self.world), route.name, None))
+        seed = leg_seed(map_digest(self.world), route.name, None)
+        rng = make_rng(seed)
+        self._think_on(seed)
         logs = {d: _Log() for d in Direction}
         # launched turn about, both ways, by seats in turn (each seat's n-th ship is its fleet's n-th)
         order = tuple((k % len(COLOURS), d) for k, d in enumerate(d for _ in range(size) for d in Direction))
@@ -466,7 +567,11 @@ class _Sailor:
         world, config, model, spread = self.world, self.config, self.model, self.spread
         table = Table(state, world, config, state.ship(sid).owner)
         s = replace(sizing_up(table, sid, model, odds), ports=np.empty((0, 2)))  # captures: see outlook.py
-        best = rank(table, sid, s, model, spread, self.weights)[0]
+        ranked = rank(table, sid, s, model, spread, self.weights)
+        if self.thrower is None or self.thinking is None:
+            best = ranked[0]
+        else:
+            best = self.thrower.choose(table, sid, s, model, ranked, self.thinking)
         if log is not None:
             off, aground = predicted_risks(s, landings([best], s.origin, model, spread, FINE)[0])
             log.predicted_off_board += off
