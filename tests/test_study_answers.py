@@ -93,6 +93,28 @@ def test_skill_answer_reports_the_slope_and_each_level():
     assert "against opponents of skill 0.75" in text and "each +0.1 of skill adds +8." in text
 
 
+def test_skill_answer_and_figure_read_a_sweep_of_strategies_and_skills_per_strategy(tmp_path):
+    """Issue 21's skill study: seat 0's strategy and strength swept with its skill; one answer and one line each."""
+    from somaliland.study.figures import win_rate_by_skill
+
+    rng = np.random.default_rng(2)
+    rows = []
+    for i, (strategy, samples, edge) in enumerate((("ev", float("nan"), 0.0), ("search", 64.0, 0.3))):
+        for j, level in enumerate((0.0, 1.0)):
+            for g in range(100):
+                win = rng.random() < 0.1 + 0.4 * level + edge
+                for seat in range(4):
+                    rows.append({"cell": 2 * i + j, "game": g, "players": 4, "seat": seat, "seat0_skill": level,
+                                 "seat0_params_search_samples": samples, "win_share": float(win == (seat == 0)),
+                                 "strategy": strategy if seat == 0 else "ev", "skill": level if seat == 0 else 0.75})
+    players = pd.DataFrame(rows)
+    ev, search = skill_answer(players, "seat0_skill", 0)
+    assert ev.startswith("**4 players, seat 0 playing ev: dexterity")
+    assert search.startswith("**4 players, seat 0 playing search (search_samples=64): dexterity")
+    assert win_rate_by_skill(players, "seat0_skill", 0, tmp_path / "skill.png") == 400
+    assert (tmp_path / "skill.png").stat().st_size > 0
+
+
 DEFAULT_ROUTES = [{"name": "somalia", "label": "Gulf of Aden", "full_value": True},
                   {"name": "africa", "label": "round Africa", "full_value": False}]
 STRAITS_ROUTES = [{"name": "ocean", "label": "open ocean", "full_value": False},

@@ -30,8 +30,10 @@ As the programs of noisy physical shots do (computer curling: Yee et al. 2016; b
 4. The candidate with the highest value is thrown: the mean of its samples and its analytic worth (the
    aim's expectation over the whole scatter, counted as one sample); ties: ev's order.
 
-Draft, plan and launch decisions are ev's (`Strategy`): the survey-based estimates (`outlook.py`,
-`planner.py`), not the search. That is acceptable for now: the search improves throws only.
+Draft, plan and launch decisions follow ev's reckoning (`Strategy`: `outlook.py`, `planner.py`) on the search's
+own survey: every voyage of it is thrown by `choose` (it is the survey's `Thrower`), so the odds it drafts,
+routes and launches by are those of its own throws (issue 21). That survey is dear (the search's rolls for
+every throw of every voyage) and kept on disk between processes (`survey.stored_survey`).
 
 Strength is `samples`, the physics rolls per throw decision (the parameter `search_samples`, default and
 range in `strategies.OWN_PARAMS`): `samples // REPEATS` candidates, `REPEATS` rolls each on average.

@@ -24,7 +24,14 @@ Deterministic: each leg (and each route's convoys) draws its hand's scatter from
 seeded from the map's geometry digest and the leg, never the game's; physics is deterministic. Cached in memory
 per process, keyed by all that changes it: the map, the rules that govern a voyage without pirates,
 the die, the aim, the hand model, the roller's physics settings and the number of voyages. At the
-default `VOYAGES`, about 9 s of CPU on the default map, once per process and key (`Survey.cpu_seconds`).
+default `VOYAGES`, about 7-9 s of CPU on the default map, once per process and key (`Survey.cpu_seconds`).
+
+A player whose throws are not the aim's best (the search, a `Thrower`) has every voyage thrown by its own
+`choose`, its draws from a branch of the leg's seed (`THINKING`) so the hand's draws are those of any other
+survey; its choices' parameters join the key. Such a survey costs the thrower's physics rolls at every throw
+(322 CPU s for the search at 64 rolls on the default map), so it is also kept on disk (`stored_survey`,
+`store_survey`: `$SOMALILAND_CACHE/surveys`), keyed by the same key and a digest of the physics and somaliland
+source (`code_digest`): only the code that sailed it reads it back; a real-physics roller only.
 """
 
 from __future__ import annotations

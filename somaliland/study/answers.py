@@ -80,6 +80,21 @@ def skill_columns(players) -> list[tuple[str, int]]:
     return [(c, int(m.group(1))) for c in players.columns if (m := re.fullmatch(r"seat(\d)_skill", c))]
 
 
+def seat_kind(rows, seat: int):
+    """Return, for each row of one seat, what played it: its strategy, with that seat's swept parameters
+    (e.g. "search (search_samples=64)"), so that a sweep of strategies and skills reads per strategy."""
+    if "strategy" not in rows.columns:
+        return rows.index.to_series().map(lambda _: "")
+    params = [c for c in rows.columns if c.startswith((f"seat{seat}_params_", "seats_params_"))]
+
+    def kind(row) -> str:
+        swept = [f"{c.split('_params_', 1)[1]}={row[c]:g}" if isinstance(row[c], (int, float)) else
+                 f"{c.split('_params_', 1)[1]}={row[c]}" for c in params if row[c] == row[c] and row[c] is not None]
+        return f"{row['strategy']} ({', '.join(swept)})" if swept else str(row["strategy"])
+
+    return rows.apply(kind, axis=1) if len(rows) else rows.strategy.astype(str)
+
+
 def identical_seats(players) -> bool:
     """Return True when, in every game, all seats play the same strategy with the same skill."""
     if players.empty:
@@ -296,11 +311,14 @@ def _skill_on_one_map(players, column: str, seat: int, where: str) -> list[str]:
     """Return `skill_answer` for the games of one map (`where`: ", on MAP" or "")."""
     out = []
     rows_all = players[players.seat == seat]
-    for k, rows in rows_all.groupby("players"):
+    kinds = seat_kind(rows_all, seat)
+    several = kinds.nunique() > 1  # a sweep of strategies too: one answer per strategy
+    for (k, kind), rows in rows_all.groupby(["players", kinds]):
+        who = f", seat {seat} playing {kind}" if several else ""
         b, lo, hi = slope_ci(rows[column], rows.win_share)
         if math.isnan(b):
             levels = sorted(rows[column].unique())
-            out.append(f"**{k} players{where}: dexterity not measured** — a slope needs at least 3 games over at "
+            out.append(f"**{k} players{where}{who}: dexterity not measured** — a slope needs at least 3 games over at "
                        f"least 2 skill levels of seat {seat}; found {len(rows)} game{'s' * (len(rows) != 1)} at "
                        f"{'level' if len(levels) == 1 else 'levels'} {', '.join(f'{v:g}' for v in levels)}.")
             continue
@@ -316,7 +334,7 @@ def _skill_on_one_map(players, column: str, seat: int, where: str) -> list[str]:
                     "matters" if lo > 0 else "is not shown to matter")
         others = players[(players.seat != seat) & (players.players == k)].skill
         against = f" against opponents of skill {others.iloc[0]:g}" if others.nunique() == 1 else ""
-        out.append(f"**{k} players{where}: dexterity {strength}.** Seat {seat}'s win rate{against} goes from "
+        out.append(f"**{k} players{where}{who}: dexterity {strength}.** Seat {seat}'s win rate{against} goes from "
                    f"{pct(low_rate)} at skill {lowest:g} to {pct(high_rate)} at {highest:g} (fair share "
                    f"{pct(fair)}); each +0.1 of skill adds {100 * b / 10:+.1f} points [{100 * lo / 10:+.1f}, "
                    f"{100 * hi / 10:+.1f}]. By skill — {'; '.join(levels)}.")

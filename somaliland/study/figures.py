@@ -137,21 +137,33 @@ def win_rate_by(players, column: str, what: str, path: Path) -> int:
 
 
 def win_rate_by_skill(players, column: str, seat: int, path: Path) -> int:
-    """Win rate of one seat against its swept throw skill, one line per player count, with 95% Wilson bands."""
+    """Win rate of one seat against its swept throw skill, one line per player count and per what plays the seat
+    (its strategy and swept parameters, `answers.seat_kind`: the ladder's skill study), with 95% Wilson bands."""
+    from somaliland.study.answers import seat_kind
+
     rows = players[players.seat == seat]
     if rows.empty or rows[column].nunique() < 2:
         return 0
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for i, (k, group) in enumerate(rows.groupby("players")):
+    kinds = seat_kind(rows, seat)
+    several = kinds.nunique() > 1
+    fig, ax = plt.subplots(figsize=(8, 4.5) if several else (7, 4))
+    counts = sorted(rows.players.unique())
+    for i, ((k, kind), group) in enumerate(rows.groupby(["players", kinds])):
         xs = sorted(group[column].unique())
         stats = [(float(g.win_share.mean()), *wilson(float(g.win_share.sum()), len(g)))
                  for g in (group[group[column] == x] for x in xs)]
         colour = OKABE_ITO[i % len(OKABE_ITO)]
+        label = f"{k} players, {kind}" if several and len(counts) > 1 else kind if several else f"{k} players"
         ax.errorbar(xs, [s[0] for s in stats], yerr=_errors(stats), marker=MARKERS[i % len(MARKERS)], capsize=3,
-                    color=colour, label=f"{k} players")
+                    color=colour, label=label)
         ax.fill_between(xs, [s[1] for s in stats], [s[2] for s in stats], color=colour, alpha=0.15, linewidth=0)
-        ax.axhline(1 / k, color=colour, linestyle="dashed", linewidth=1, label=f"fair share, {k} players")
+        if not several:
+            ax.axhline(1 / k, color=colour, linestyle="dashed", linewidth=1, label=f"fair share, {k} players")
+    if several:
+        for j, k in enumerate(counts):
+            ax.axhline(1 / k, color="grey", linestyle=("dashed", "dotted", "dashdot")[j % 3], linewidth=1,
+                       label=f"fair share, {k} players")
     others = players[players.seat != seat].skill
     ax.set_xlabel(f"seat {seat}'s throw skill (0 clumsy ... 1 perfect; the others: "
                   f"{', '.join(f'{s:g}' for s in sorted(others.unique()))})")
