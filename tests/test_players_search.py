@@ -235,3 +235,12 @@ def test_a_search_survey_is_kept_on_disk_for_later_processes_and_damage_only_cos
         path.unlink()
     make_policy("search", counting, search_samples=4, voyages=2).survey(WORLD, config)
     assert not list((tmp_path / "surveys").glob("*")) and counting.rolls > 0
+
+
+def test_the_code_digest_of_kept_surveys_ignores_documentation_but_not_code():
+    from somaliland.players.survey import _code_of
+
+    plain = "x = 1\ndef f(a):\n    return a + 2\n"
+    documented = '"""A module."""\nx = 1  # one\ndef f(a):\n    """Add two."""\n    return a + 2\n'
+    assert _code_of(documented) == _code_of(plain)
+    assert _code_of(plain.replace("+ 2", "+ 3")) != _code_of(plain)

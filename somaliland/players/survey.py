@@ -36,6 +36,7 @@ source (`code_digest`): only the code that sailed it reads it back; a real-physi
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import math
 import os
@@ -313,13 +314,28 @@ def survey_folder() -> Path:
 
 @cache
 def code_digest() -> str:
-    """Return a digest of the source of every module a survey's voyages run through (physics and somaliland):
-    a survey kept on disk is read back only by the very code that sailed it."""
+    """Return a digest of the code of every module a survey's voyages run through (physics and somaliland):
+    a survey kept on disk is read back only by the very code that sailed it.
+
+    The code, not the text: each module's syntax tree without its docstrings and comments (`ast.dump`), so
+    that editing documentation does not throw away surveys that took minutes to sail.
+    """
     root = Path(__file__).resolve().parents[2]
     h = hashlib.sha256()
     for path in sorted([*(root / "physics").rglob("*.py"), *(root / "somaliland").rglob("*.py")]):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + _code_of(path.read_text()).encode() + b"\0")
     return h.hexdigest()
+
+
+def _code_of(source: str) -> str:
+    """Return a module's syntax tree without docstrings, as text (its comments are not in the tree)."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                node.body = node.body[1:] or [ast.Pass()]
+    return ast.dump(tree)
 
 
 def _stored_path(key: tuple, roller: Roller) -> Path | None:
