@@ -71,3 +71,10 @@ def test_locate_and_distance_answer_as_shapely():
         along, off = queries.locate_and_distance(shapely.get_coordinates(line), pts)
         assert np.array_equal(along, shapely.line_locate_point(line, at)), line.wkt
         assert np.array_equal(off, shapely.distance(line, at)), line.wkt
+
+
+@pytest.mark.parametrize("bad", [(np.inf, 0.2), (-np.inf, np.inf), (np.nan, 0.2)])
+def test_locate_and_distance_refuse_a_point_that_is_not_finite_as_shapely_does(bad):
+    coords = np.array([(0, 0), (0.3, 0.1), (0.2, 0.5)], dtype=float)
+    with pytest.raises(shapely.errors.GEOSException):
+        queries.locate_and_distance(coords, np.array([(0.1, 0.1), bad]))

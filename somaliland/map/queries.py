@@ -103,12 +103,12 @@ def locate_and_distance(coords: np.ndarray, points: np.ndarray) -> tuple[np.ndar
 
     GEOS takes the first segment (in the line's order) at the least `Distance::pointToSegment` distance and
     measures along it by the projection factor, clamped to the segment; the lengths before it are summed in
-    order. A line with a segment of zero length is left to shapely.
+    order. A line with a segment of zero length, or a point that is not finite, is left to shapely.
     """
     ax, ay = coords[:-1, 0], coords[:-1, 1]
     dx, dy = coords[1:, 0] - ax, coords[1:, 1] - ay
     len2 = dx * dx + dy * dy
-    if not len2.all():
+    if not len2.all() or not np.isfinite(points).all():
         line, at = shapely.LineString(coords), shapely.points(points)
         return shapely.line_locate_point(line, at), shapely.distance(line, at)
     px, py = points[:, :1], points[:, 1:]
