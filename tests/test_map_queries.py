@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import shapely
 from shapely import LineString, MultiPolygon, Point, Polygon, box
+from shapely.ops import substring
 
 from somaliland.map import load, queries, shipped_maps
 
@@ -78,3 +79,20 @@ def test_locate_and_distance_refuse_a_point_that_is_not_finite_as_shapely_does(b
     coords = np.array([(0, 0), (0.3, 0.1), (0.2, 0.5)], dtype=float)
     with pytest.raises(shapely.errors.GEOSException):
         queries.locate_and_distance(coords, np.array([(0.1, 0.1), bad]))
+
+
+def test_stretch_is_substring():
+    rng = np.random.default_rng(4)
+    for line in _lines(rng):
+        length = line.length
+        cuts = [(0.0, length), (0.0, length / 3), (length / 3, length), (length, length), (0.2 * length, 0.2 * length),
+                (-0.1, 0.5 * length), (0.6 * length, 0.2 * length), (0.5 * length, 2 * length), (length, 2 * length)]
+        starts = np.concatenate([[0.0], np.cumsum(np.sqrt((np.diff(shapely.get_coordinates(line), axis=0) ** 2)
+                                                          .sum(axis=1)))])  # at vertices, near enough
+        cuts += [(float(s), float(min(length, s + 0.1))) for s in starts[:-1]]
+        cuts += [tuple(sorted(rng.uniform(0, length, 2).tolist())) for _ in range(200)]
+        for start, end in cuts:
+            assert queries.stretch(line, start, end).wkb == substring(line, start, end).wkb, (line.wkt, start, end)
+    line = LineString([(0, 0), (0.5, 0.1), (0.9, 0.4)])
+    assert queries.reversed_line(line) is queries.reversed_line(line)
+    assert queries.reversed_line(line).wkb == shapely.reverse(line).wkb

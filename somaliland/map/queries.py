@@ -11,7 +11,11 @@ one aim changes every throw after it, so these must answer exactly what shapely 
 - `locate_and_distance(coords, points)`: `shapely.line_locate_point` and `shapely.distance` of points from a
   line string, by GEOS's own arithmetic (`LengthIndexOfPoint::indexOfFromStart`,
   `Distance::pointToSegment`, `LineSegment::projectionFactor`) in numpy's exactly rounded +, -, *, /, sqrt,
-  without making a shapely point for each. tests/test_map_queries.py checks both against shapely.
+  without making a shapely point for each.
+- `stretch(line, start, end)`: `shapely.ops.substring` of a line string between two distances along it, with
+  the line's vertices and the running lengths substring measures them by kept per line.
+
+tests/test_map_queries.py checks all three against shapely.
 """
 
 from __future__ import annotations
@@ -21,13 +25,17 @@ from functools import lru_cache
 
 import numpy as np
 import shapely
+from shapely import LineString
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import substring
 
 CELL = 0.004  # m: the raster's cell (a quarter of a die); any size gives the same answers, this one the fastest
 MAX_CELLS_PER_SIDE = 1024  # a larger geometry gets coarser cells
 PAD = 1e-9  # m each cell's square is grown by when classified, far beyond the rounding of a point's cell index
 OUTSIDE, INSIDE, EDGE = 0, 1, 2
 _BY_IDENTITY: dict[int, tuple[BaseGeometry, "CellMask"]] = {}  # id -> (the geometry, kept alive; its mask)
+_LINES: dict[int, tuple[LineString, list, list]] = {}  # id -> (the line, kept alive; its vertices; running lengths)
+_REVERSED: dict[int, tuple[LineString, LineString]] = {}  # id -> (the line, kept alive; it reversed)
 
 
 class CellMask:
@@ -127,3 +135,44 @@ def locate_and_distance(coords: np.ndarray, points: np.ndarray) -> tuple[np.ndar
     length = seg_len[nearest]
     along = np.where(f <= 0.0, start, np.where(f <= 1.0, start + f * length, start + length))
     return along, dist[rows, nearest]
+
+
+def stretch(line: LineString, start: float, end: float) -> BaseGeometry:
+    """Return `shapely.ops.substring(line, start, end)` (distances along the line, not normalised), the same
+    geometry bit for bit, for 0 <= start < end and start short of the line's end; other cases are left to it.
+
+    substring keeps the vertices whose running length (summed in order as `((dx ** 2 + dy ** 2) ** 0.5)`, the
+    first 0) lies strictly between the two distances, between the points interpolated at them; the vertices and
+    running lengths are worked out once per line.
+    """
+    if not (0.0 <= start < end) or start >= line.length or line.has_z:
+        return substring(line, start, end)
+    coords, running = _vertices(line)
+    ends = shapely.get_coordinates(shapely.line_interpolate_point(line, [start, end]))
+    inner = [coords[k] for k in range(len(coords) - 1) if start < running[k] < end]
+    return shapely.linestrings([ends[0].tolist(), *inner, ends[1].tolist()])
+
+
+def _vertices(line: LineString) -> tuple[list, list]:
+    """Return the line's vertices and the running length before each, as `shapely.ops.substring` sums them."""
+    kept = _LINES.get(id(line))
+    if kept is None or kept[0] is not line:
+        coords = [tuple(c) for c in shapely.get_coordinates(line).tolist()]
+        running, total = [], 0
+        for p1, p2 in zip(coords, coords[1:]):
+            running.append(total)
+            total += ((p2[0] - p1[0]) ** 2 + (p2[1] - p1[1]) ** 2) ** 0.5
+        if len(_LINES) >= 256:
+            _LINES.clear()
+        kept = _LINES[id(line)] = (line, coords, running)
+    return kept[1], kept[2]
+
+
+def reversed_line(line: LineString) -> LineString:
+    """Return `shapely.reverse(line)`, made once per line (so `stretch` finds its vertices worked out)."""
+    kept = _REVERSED.get(id(line))
+    if kept is None or kept[0] is not line:
+        if len(_REVERSED) >= 256:
+            _REVERSED.clear()
+        kept = _REVERSED[id(line)] = (line, shapely.reverse(line))
+    return kept[1]

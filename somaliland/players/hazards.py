@@ -21,7 +21,6 @@ import numpy as np
 import shapely
 from shapely import LineString
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import substring
 
 from physics import portable
 from somaliland.map import queries
@@ -94,9 +93,9 @@ def leg_window(route: Route, direction: Direction, start: float, ahead: float) -
     Progress is measured on this stretch only: a point across a headland must not count as lying
     where the route passes it again much later.
     """
-    line = route.centre_line if direction is Direction.NORTH else shapely.reverse(route.centre_line)
+    line = route.centre_line if direction is Direction.NORTH else queries.reversed_line(route.centre_line)
     lo = max(0.0, start - BEHIND)
-    return substring(line, lo, min(line.length, start + ahead)), lo
+    return queries.stretch(line, lo, min(line.length, start + ahead)), lo
 
 
 def points_at(route: Route, direction: Direction, progress: np.ndarray) -> np.ndarray:
