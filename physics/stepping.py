@@ -22,7 +22,7 @@ from physics.scene import PlacedDie, Scene
 from physics.settings import SimSettings
 from physics.throw import Style, Throw
 from physics.tipping import GRAVITY, push_orientation, push_velocities
-from physics.world import KeptWorld, add_die, bullet_client, build_world
+from physics.world import Calls, KeptWorld, add_die, bullet_client, build_world
 
 
 PENDING, IN_WORLD, FELL = 0, 1, 2  # a die not yet in the world, in it, fallen off the table
@@ -67,11 +67,10 @@ class Roll:
         self.off_table: dict[int, tuple[float, float, float]] = {}
         self.shapes: dict[tuple[float, float, float], int] = kept.shapes if kept is not None else {}
         self.step = 0
-        # bound once: BulletClient looks every call up by name
-        self._step = p.stepSimulation
-        self._pose = p.getBasePositionAndOrientation
-        self._velocity = p.getBaseVelocity
-        self._contact_points = p.getContactPoints
+        # bound once: BulletClient looks every call up by name and adds a keyword to each (world.Calls)
+        self._calls = Calls(p)
+        self._client = self._calls.client
+        self._step = self._calls.step
         if kept is None or not kept.built:
             self.shapes.clear()  # a kept world's die shapes went with its old world
             build_world(p, settings, self.board, scene.materials)
@@ -108,6 +107,10 @@ class Roll:
         self.p.resetBaseVelocity(uid, v.tolist(), w.tolist())
         self.speed[0], self.spin[0] = portable.norm(v), portable.norm(w)
         self.pushes_left = max(0, t.style.pushes - 1)
+
+    def _pose(self, uid: int):
+        """Return (position, orientation) of a body in the world."""
+        return self._calls.pose(uid, self._client)
 
     def _push_again(self) -> None:
         _, q = self._pose(self.uid[0])
@@ -172,11 +175,12 @@ class Roll:
 
     def _contacts_now(self, k: int, watch: list[tuple[int, int, int, tuple[int, int]]]) -> set[tuple[int, int]]:
         """Return the watched pairs touching after step k of this chunk (`watch` from `_watch_list`)."""
-        touching, limit, contact_points = set(), self.s.contact_distance, self._contact_points
+        touching, limit, contact_points = set(), self.s.contact_distance, self._calls.contact_points
+        links, client = Calls.ALL_LINKS, self._client
         for first, ua, ub, pair in watch:
             if k < first:
                 break  # sorted: no later pair is due yet
-            for c in contact_points(ua, ub):
+            for c in contact_points(ua, ub, links, links, client):
                 if c[8] <= limit:
                     touching.add(pair)
                     break
@@ -220,13 +224,14 @@ class Roll:
     def _sample(self) -> bool:
         """Record the pose and speed of every die in the world; return True if every die is still."""
         s, still, t = self.s, True, self.step * self.s.dt
+        velocity, pose, client = self._calls.velocity, self._calls.pose, self._client
         for i in list(self.live):
             uid = self.uid[i]
-            v, w = self._velocity(uid)
+            v, w = velocity(uid, client)
             was_still = self.speed[i] == 0.0 and self.spin[i] == 0.0
             if was_still and not any(v) and not any(w):
                 continue  # asleep: its pose has not changed
-            pos, orn = self._pose(uid)
+            pos, orn = pose(uid, client)
             if not math.isfinite(sum(pos) + sum(orn) + sum(v) + sum(w)):
                 raise PhysicsError(f"die {self.dice[i].name!r} diverged at t={t:.4f} s")
             if was_still and self.times[i][-1] < t - self.s.steps_per_sample * self.s.dt:

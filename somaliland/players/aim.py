@@ -135,15 +135,24 @@ def candidates(table: Table, ship_id: str, s: Surroundings, model: ThrowModel) -
     offsets = targets(s, model, size) - np.asarray(s.origin)
     dists = np.linalg.norm(offsets, axis=1)
     headings = launch_headings(table, ship_id, portable.atan2(offsets[:, 1], offsets[:, 0]))
+    aims = list(zip(dists.tolist(), headings.tolist()))
+    # keyed by a tag for the style (an Enum hashes in Python); a candidate made only for a new key
     found: dict[tuple, Candidate] = {}
-    for dist, heading in zip(dists.tolist(), headings.tolist()):
-        if 1e-6 < dist <= model.half + 2 * size:
-            for style, reach in ((Style.QUARTER, model.quarter), (Style.HALF, model.half)):
-                found.setdefault((style, round(heading, 4)), Candidate(style, heading, reach))
-    for dist, heading in zip(dists.tolist(), headings.tolist()):
-        if dist >= model.min_roll:
-            reach = min(dist, model.max_roll)
-            found.setdefault((Style.ROLL, round(heading, 4), round(reach, 4)), Candidate(Style.ROLL, heading, reach))
+    push_range = model.half + 2 * size
+    pushes = ((Style.QUARTER, "quarter", model.quarter), (Style.HALF, "half", model.half))
+    for dist, heading in aims:
+        if 1e-6 < dist <= push_range:
+            for style, tag, reach in pushes:
+                key = (tag, round(heading, 4))
+                if key not in found:
+                    found[key] = Candidate(style, heading, reach)
+    min_roll, max_roll = model.min_roll, model.max_roll
+    for dist, heading in aims:
+        if dist >= min_roll:
+            reach = min(dist, max_roll)
+            key = ("roll", round(heading, 4), round(reach, 4))
+            if key not in found:
+                found[key] = Candidate(Style.ROLL, heading, reach)
     return list(found.values())
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from somaliland.map.model import Map
+from somaliland.map.model import Direction, Map
 from somaliland.players.outlook import Outlook, Traffic, Voyage, companions, fulfil_chance, seizure_chances, voyage
 from somaliland.players.survey import Survey
 from somaliland.rules.config import RulesConfig
@@ -26,6 +26,10 @@ from somaliland.rules.state import GameState, Status
 MAX_SHIPS = 8  # ships the exact search considers: 2^8 states x 2^8 choices x routes per contract
 FORESIGHT = 4  # rounds of fictitious play that foresee the rivals' plans
 _FORESEEN: dict[tuple, dict[int, dict[str, float]]] = {}  # (survey, rules, valuation, table) -> every seat's ships
+# (survey's id, rules, route, direction, convoy, traffic) -> (the survey, kept alive; the trip): a pure function of
+# its key, asked again by every seat's plans and foresight in a round
+_TRIPS: dict[tuple, tuple[Survey, tuple[Voyage, bool]]] = {}
+_TRIPS_KEPT = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,29 +135,25 @@ def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], survey: Surve
     if len(ships) > MAX_SHIPS:
         ships = tuple(sorted(ships, key=lambda v: -v.displacement)[:MAX_SHIPS])
     n = len(ships)
-    chosen_by_mask = [[ships[k] for k in range(n) if mask >> k & 1] for mask in range(1 << n)]
-    carried = [sum(v.displacement for v in chosen) for chosen in chosen_by_mask]
+    fleet = subsets(ships)
 
     @lru_cache(maxsize=None)  # many masks share a leg and a convoy size
-    def trip(route: str, card: Card, convoy: int) -> tuple[Voyage, bool]:
-        leg = survey.leg(route, card.direction)
-        return (voyage(leg, seizure_chances(leg, survey, convoy, traffic, config),
-                       companions(leg, convoy, traffic)), leg.full_value)
+    def leg_trip(route: str, direction: Direction, convoy: int) -> tuple[Voyage, bool]:
+        return trip(survey, config, route, direction, convoy, traffic)
 
     @lru_cache(maxsize=None)
     def worth(i: int, route: str, mask: int) -> float:
         card = cards[i]
-        if carried[mask] < card.value:
+        if fleet.carried[mask] < card.value:
             return 0.0
-        chosen = chosen_by_mask[mask]
-        prospects, full = trip(route, card, len(chosen))
+        convoy = fleet.sizes[mask]
+        prospects, full = leg_trip(route, card.direction, convoy)
         factor = 1.0 if full else 0.5
-        gain = factor * card.value * fulfil_chance(tuple(v.displacement for v in chosen), card.value,
-                                                   prospects.arrive)
-        ransom = valuation.ransom_aversion * prospects.captures * sum(v.mean_pips for v in chosen)
-        return gain - ransom - valuation.outlook.ship_cost * len(chosen)
+        gain = factor * card.value * fulfil_chance(fleet.displacements[mask], card.value, prospects.arrive)
+        ransom = valuation.ransom_aversion * prospects.captures * fleet.pips[mask]
+        return gain - ransom - valuation.outlook.ship_cost * convoy
 
-    masks = sorted(range(1 << n), key=lambda m: (bin(m).count("1"), m))
+    masks = fleet.order
 
     @lru_cache(maxsize=None)
     def best(i: int, used: int) -> tuple[float, tuple[tuple[str, int], ...]]:
@@ -174,3 +174,45 @@ def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], survey: Surve
     plans = tuple(Plan(card, route, tuple(ships[k].id for k in range(n) if mask >> k & 1))
                   for card, (route, mask) in zip(cards, choices))
     return total, plans
+
+
+@dataclass(frozen=True, slots=True)
+class Subsets:
+    """Every subset of a fleet (bit k of a mask: ship k), as the plans price them: what each carries (R9), its
+    ships' displacements in fleet order, its ships' summed mean faces, its size, and the masks in search order
+    (fewer ships first, then by mask)."""
+
+    carried: tuple[int, ...]
+    displacements: tuple[tuple[int, ...], ...]
+    pips: tuple[float, ...]
+    sizes: tuple[int, ...]
+    order: tuple[int, ...]
+
+
+@lru_cache(maxsize=256)
+def subsets(ships: tuple[Vessel, ...]) -> Subsets:
+    """Return the `Subsets` of these ships (a pure function of them, asked for by every plan of the seat)."""
+    n = len(ships)
+    chosen = [[ships[k] for k in range(n) if mask >> k & 1] for mask in range(1 << n)]
+    return Subsets(tuple(sum(v.displacement for v in c) for c in chosen),
+                   tuple(tuple(v.displacement for v in c) for c in chosen),
+                   tuple(sum(v.mean_pips for v in c) for c in chosen),
+                   tuple(len(c) for c in chosen),
+                   tuple(sorted(range(1 << n), key=lambda m: (bin(m).count("1"), m))))
+
+
+def trip(survey: Survey, config: RulesConfig, route: str, direction: Direction, convoy: int,
+         traffic: Traffic) -> tuple[Voyage, bool]:
+    """Return a ship's voyage on the leg in a convoy of this size among this traffic, and whether the route pays
+    in full (R8): `outlook.voyage`, kept per process (it is a pure function of its arguments and the survey)."""
+    key = (id(survey), config, route, direction, convoy, traffic)
+    kept = _TRIPS.get(key)
+    if kept is not None and kept[0] is survey:
+        return kept[1]
+    leg = survey.leg(route, direction)
+    found = (voyage(leg, seizure_chances(leg, survey, convoy, traffic, config), companions(leg, convoy, traffic)),
+             leg.full_value)
+    if len(_TRIPS) >= _TRIPS_KEPT:
+        _TRIPS.clear()
+    _TRIPS[key] = (survey, found)
+    return found
