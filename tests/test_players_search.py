@@ -244,3 +244,20 @@ def test_the_code_digest_of_kept_surveys_ignores_documentation_but_not_code():
     documented = '"""A module."""\nx = 1  # one\ndef f(a):\n    """Add two."""\n    return a + 2\n'
     assert _code_of(documented) == _code_of(plain)
     assert _code_of(plain.replace("+ 2", "+ 3")) != _code_of(plain)
+
+
+def test_the_candidates_span_the_carries_the_aim_considered_not_only_its_favourite_long_throws():
+    """A launch down a narrow channel (README): the aim's best were all long throws that ran aground in 38-62% of
+    physics rolls; a throw half as long, ranked 24th, in 4%. The search must roll some of every carry."""
+    from physics import Style
+    from somaliland.players.aim import Candidate
+    from somaliland.players.search import spread_by_carry
+
+    ranked = [Candidate(Style.ROLL, 0.0, d) for d in (0.50, 0.48, 0.52, 0.45, 0.24, 0.18, 0.30, 0.10, 0.35)]
+    four = spread_by_carry(ranked, 4)
+    assert four[0] == ranked[0] and len(four) == 4 and len(set(four)) == 4
+    assert min(c.distance for c in four) <= 0.24 and [ranked.index(c) for c in four] == sorted(ranked.index(c) for c in four)
+    assert spread_by_carry(ranked, 1) == ranked[:1]
+    assert spread_by_carry(ranked, 20) == ranked
+    same = [Candidate(Style.ROLL, 0.1 * i, 0.3) for i in range(6)]  # one carry: the best ranked, in order
+    assert spread_by_carry(same, 3) == same[:3]
