@@ -179,7 +179,8 @@ def test_lookahead_rolls_at_most_its_budget_and_is_deterministic(roller):
     table = Table(state, world(), config(), 0)
     for budget in (0, 1, 3):
         policy = make_policy("ev", counting, rolls=budget)
-        policy.model(table)  # calibration is measured once per process, outside the budget
+        policy.model(table)  # calibration and the survey of the map are made once per process, outside the budget
+        policy.survey(table.world, table.config)
         before = counting.rolls
         first = policy.throw(table, "red-24", RNG)
         assert counting.rolls - before == budget
