@@ -261,3 +261,28 @@ def test_the_candidates_span_the_carries_the_aim_considered_not_only_its_favouri
     assert spread_by_carry(ranked, 20) == ranked
     same = [Candidate(Style.ROLL, 0.1 * i, 0.3) for i in range(6)]  # one carry: the best ranked, in order
     assert spread_by_carry(same, 3) == same[:3]
+
+
+def test_workers_asking_for_the_same_search_survey_at_once_sail_it_once(roller, tmp_path):
+    """A study's workers all ask for the search's survey as their first game begins: one sails it (holding a lock
+    on its file's name), the others wait and read it back."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from physics import make_roller\n"
+        "from somaliland.map import load\n"
+        "from somaliland.players.strategies import make_policy\n"
+        "from somaliland.rules.config import RulesConfig\n"
+        f"world = load({str(TINY)!r})\n"
+        "with make_roller() as r:\n"
+        "    s = make_policy('search', r, search_samples=8, voyages=2).survey(world, RulesConfig(players=2, rounds=1))\n"
+        "print(repr(s.cpu_seconds))\n")
+    env = {**__import__("os").environ, "SOMALILAND_CACHE": str(tmp_path)}
+    procs = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env,
+                              cwd=Path(__file__).resolve().parents[1]) for _ in range(2)]
+    outs = [p.communicate(timeout=600)[0].strip() for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert outs[0] == outs[1]  # the same survey: the second read the first's file (its CPU figure included)
+    assert len(list((tmp_path / "surveys").glob("*.pickle"))) == 1

@@ -31,12 +31,14 @@ A player whose throws are not the aim's best (the search, a `Thrower`) has every
 survey; its choices' parameters join the key. Such a survey costs the thrower's physics rolls at every throw
 (322 CPU s for the search at 64 rolls on the default map), so it is also kept on disk (`stored_survey`,
 `store_survey`: `$SOMALILAND_CACHE/surveys`), keyed by the same key and a digest of the physics and somaliland
-source (`code_digest`): only the code that sailed it reads it back; a real-physics roller only.
+source (`code_digest`): only the code that sailed it reads it back; a real-physics roller only. Processes asking
+for one at once (a study's workers) take turns on a lock beside its file: the first sails it, the rest read it.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import math
 import os
@@ -46,6 +48,7 @@ import time
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Protocol
 
 import numpy as np
@@ -284,26 +287,59 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
     key = (map_digest(world), at_sea, spread, weights, tumble, practice_settings(roller.settings), voyages)
     if thrower is not None:
         key += (thrower.survey_key,)
-    if key not in _CACHE and thrower is not None:
-        stored = stored_survey(key, roller)
-        if stored is not None:
-            _CACHE[key] = stored
-    if key not in _CACHE:
-        started = time.process_time()
-        model = calibrate(roller, config.die_size, config.die_mass, tumble=tumble)
-        with practice_roller(roller) as own:  # full physics whatever the game's fidelity
-            sailor = _Sailor(own, world, at_sea, model, spread, weights, thrower)
-            lone = {(r.name, d): sailor.lone(r, d, voyages) for r in world.routes for d in Direction}
-            convoys = {r.name: sailor.convoys(r, convoy_size(voyages), convoy_runs(voyages),
-                                              {d: lone[r.name, d].odds(None) for d in Direction})
-                       for r in world.routes}
-        company = 2 * convoy_size(voyages) - 1
-        _CACHE[key] = Survey(tuple(_leg_survey(world, at_sea, r, d, voyages, lone[r.name, d], convoys[r.name][d],
-                                               company) for r in world.routes for d in Direction),
-                             time.process_time() - started)
+    if key in _CACHE:
+        return _CACHE[key]
+    with _sailing_alone(key, roller if thrower is not None else None):  # one process sails it, the others wait
         if thrower is not None:
-            store_survey(key, roller, _CACHE[key])
+            stored = stored_survey(key, roller)
+            if stored is not None:
+                _CACHE[key] = stored
+        if key not in _CACHE:
+            _CACHE[key] = _sail(roller, world, at_sea, config, spread, weights, tumble, voyages, thrower)
+            if thrower is not None:
+                store_survey(key, roller, _CACHE[key])
     return _CACHE[key]
+
+
+@contextlib.contextmanager
+def _sailing_alone(key: tuple, roller: Roller | None) -> Iterator[None]:
+    """Hold, while a kept survey is looked for and sailed, an exclusive lock on its file's name (`fcntl.flock`):
+    a study's workers, all asking for the same thrower's survey at once, sail it once and read it back. No
+    lock without a file to keep it in (`roller` None, or not real physics) or where locks are not to be had."""
+    path = _stored_path(key, roller) if roller is not None else None
+    if path is None:
+        yield
+        return
+    try:
+        import fcntl
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(path.with_suffix(".lock"), "a+b")  # noqa: SIM115 - held until the survey is kept
+    except (ImportError, OSError):
+        yield
+        return
+    with lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
+
+
+def _sail(roller: Roller, world: Map, at_sea: RulesConfig, config: RulesConfig, spread: Spread,
+          weights: AimWeights, tumble: float, voyages: int, thrower: Thrower | None) -> Survey:
+    """Return the survey sailed (lone voyages and convoys on every route), with the CPU it took."""
+    started = time.process_time()
+    model = calibrate(roller, config.die_size, config.die_mass, tumble=tumble)
+    with practice_roller(roller) as own:  # full physics whatever the game's fidelity
+        sailor = _Sailor(own, world, at_sea, model, spread, weights, thrower)
+        lone = {(r.name, d): sailor.lone(r, d, voyages) for r in world.routes for d in Direction}
+        convoys = {r.name: sailor.convoys(r, convoy_size(voyages), convoy_runs(voyages),
+                                          {d: lone[r.name, d].odds(None) for d in Direction})
+                   for r in world.routes}
+    company = 2 * convoy_size(voyages) - 1
+    return Survey(tuple(_leg_survey(world, at_sea, r, d, voyages, lone[r.name, d], convoys[r.name][d], company)
+                        for r in world.routes for d in Direction), time.process_time() - started)
 
 
 def survey_folder() -> Path:
@@ -312,18 +348,29 @@ def survey_folder() -> Path:
     return Path(root) / "surveys"
 
 
+def _read_sources() -> dict[str, bytes]:
+    """Return the source of every module of physics and somaliland, by path, as this process found it."""
+    root = Path(__file__).resolve().parents[2]
+    paths = sorted([*(root / "physics").rglob("*.py"), *(root / "somaliland").rglob("*.py")])
+    return {path.relative_to(root).as_posix(): path.read_bytes() for path in paths}
+
+
+_SOURCES = _read_sources()  # read as the players are imported: the code this process runs, not later edits
+
+
 @cache
 def code_digest() -> str:
     """Return a digest of the code of every module a survey's voyages run through (physics and somaliland):
     a survey kept on disk is read back only by the very code that sailed it.
 
     The code, not the text: each module's syntax tree without its docstrings and comments (`ast.dump`), so
-    that editing documentation does not throw away surveys that took minutes to sail.
+    that editing documentation does not throw away surveys that took minutes to sail. The sources are those
+    read when this module was imported (`_SOURCES`), so a file edited while a study runs does not key the
+    surveys its workers sail with the code they have not loaded.
     """
-    root = Path(__file__).resolve().parents[2]
     h = hashlib.sha256()
-    for path in sorted([*(root / "physics").rglob("*.py"), *(root / "somaliland").rglob("*.py")]):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + _code_of(path.read_text()).encode() + b"\0")
+    for name, source in _SOURCES.items():
+        h.update(name.encode() + b"\0" + _code_of(source.decode()).encode() + b"\0")
     return h.hexdigest()
 
 
