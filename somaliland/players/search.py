@@ -3,8 +3,8 @@
 As the programs of noisy physical shots do (computer curling: Yee et al. 2016; billiards: PickPocket, Archer
 2007/2008), the player evaluates a throw by rolling it, many times, as its hand might make it:
 
-1. **Candidates**: the best of what `ev` would throw (`aim.rank`: the analytic aim's ranking on the map in
-   play), and throws around ev's best, heading and carry drawn with the hand's own spread (a launch kept
+1. **Candidates**: the best of what `ev` would throw at every carry (`aim.rank`: the analytic aim's ranking on
+   the map in play; `spread_by_carry`), and throws around ev's best, heading and carry drawn with the hand's own spread (a launch kept
    within the launch tolerance of the leg's heading, R12; every throw from where the ship stands, R16).
 2. **Samples**: candidates are rolled through the roller, on the scene that mirrors the
    state (a new frozen `Scene`, so the game's state is untouched; a roller that keeps a world per game is
