@@ -198,10 +198,15 @@ def library(spec: DieSpec, materials: Materials, settings: SimSettings, kind: tu
     return _LIBRARIES[key]
 
 
+def cache_root() -> Path:
+    """Return the folder this project's caches are kept in between processes (`$SOMALILAND_CACHE`, default
+    ~/.cache/somaliland); each cache has a folder of its own in it."""
+    return Path(os.environ.get("SOMALILAND_CACHE") or Path.home() / ".cache" / "somaliland")
+
+
 def cache_folder() -> Path:
     """Return the folder the libraries are kept in between processes."""
-    root = os.environ.get("SOMALILAND_CACHE") or Path.home() / ".cache" / "somaliland"
-    return Path(root) / "throws"
+    return cache_root() / "throws"
 
 
 def _write(path: Path, lib: ThrowLibrary) -> None:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import fcntl
 import hashlib
 import math
 import os
@@ -54,6 +55,8 @@ from typing import Protocol
 import numpy as np
 
 from physics import Roller, portable, practice_roller, practice_settings
+from physics.bullet import BulletRoller
+from physics.fast import FastRoller, cache_root
 from somaliland.map.model import Direction, Map, Route
 from somaliland.players.aim import FINE, Candidate, Spread, landings, prior_odds, rank, sizing_up
 from somaliland.players.calibration import ThrowModel, calibrate
@@ -289,33 +292,28 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
         key += (thrower.survey_key,)
     if key in _CACHE:
         return _CACHE[key]
-    with _sailing_alone(key, roller if thrower is not None else None):  # one process sails it, the others wait
-        if thrower is not None:
-            stored = stored_survey(key, roller)
-            if stored is not None:
-                _CACHE[key] = stored
-        if key not in _CACHE:
-            _CACHE[key] = _sail(roller, world, at_sea, config, spread, weights, tumble, voyages, thrower)
-            if thrower is not None:
-                store_survey(key, roller, _CACHE[key])
+    kept = _stored_path(key, roller) if thrower is not None else None  # only a thrower's survey is kept
+    with _sailing_alone(kept):  # one process sails it, the others wait and read it
+        found = stored_survey(kept)
+        if found is None:
+            found = _sail(roller, world, at_sea, spread, weights, tumble, voyages, thrower)
+            store_survey(kept, found)
+        _CACHE[key] = found
     return _CACHE[key]
 
 
 @contextlib.contextmanager
-def _sailing_alone(key: tuple, roller: Roller | None) -> Iterator[None]:
-    """Hold, while a kept survey is looked for and sailed, an exclusive lock on its file's name (`fcntl.flock`):
-    a study's workers, all asking for the same thrower's survey at once, sail it once and read it back. No
-    lock without a file to keep it in (`roller` None, or not real physics) or where locks are not to be had."""
-    path = _stored_path(key, roller) if roller is not None else None
+def _sailing_alone(path: Path | None) -> Iterator[None]:
+    """Hold, while a kept survey is looked for and sailed, an exclusive lock beside its file (`fcntl.flock`): a
+    study's workers, all asking for the same thrower's survey at once, sail it once and read it back. No lock
+    without a file to keep it in (`path` None) or where the folder cannot be written."""
     if path is None:
         yield
         return
     try:
-        import fcntl
-
         path.parent.mkdir(parents=True, exist_ok=True)
         lock = open(path.with_suffix(".lock"), "a+b")  # noqa: SIM115 - held until the survey is kept
-    except (ImportError, OSError):
+    except OSError:
         yield
         return
     with lock:
@@ -326,11 +324,11 @@ def _sailing_alone(key: tuple, roller: Roller | None) -> Iterator[None]:
         yield
 
 
-def _sail(roller: Roller, world: Map, at_sea: RulesConfig, config: RulesConfig, spread: Spread,
-          weights: AimWeights, tumble: float, voyages: int, thrower: Thrower | None) -> Survey:
-    """Return the survey sailed (lone voyages and convoys on every route), with the CPU it took."""
+def _sail(roller: Roller, world: Map, at_sea: RulesConfig, spread: Spread, weights: AimWeights, tumble: float,
+          voyages: int, thrower: Thrower | None) -> Survey:
+    """Return the survey sailed under the rules at sea (lone voyages and convoys on every route), with its CPU."""
     started = time.process_time()
-    model = calibrate(roller, config.die_size, config.die_mass, tumble=tumble)
+    model = calibrate(roller, at_sea.die_size, at_sea.die_mass, tumble=tumble)
     with practice_roller(roller) as own:  # full physics whatever the game's fidelity
         sailor = _Sailor(own, world, at_sea, model, spread, weights, thrower)
         lone = {(r.name, d): sailor.lone(r, d, voyages) for r in world.routes for d in Direction}
@@ -344,8 +342,7 @@ def _sail(roller: Roller, world: Map, at_sea: RulesConfig, config: RulesConfig, 
 
 def survey_folder() -> Path:
     """Return the folder surveys are kept in between processes (`$SOMALILAND_CACHE`, default ~/.cache/somaliland)."""
-    root = os.environ.get("SOMALILAND_CACHE") or Path.home() / ".cache" / "somaliland"
-    return Path(root) / "surveys"
+    return cache_root() / "surveys"
 
 
 def _read_sources() -> dict[str, bytes]:
@@ -388,21 +385,17 @@ def _code_of(source: str) -> str:
 def _stored_path(key: tuple, roller: Roller) -> Path | None:
     """Return where a survey of this key is kept, or None for a roller that is not real physics (a test's
     counting or scripted roller must neither read nor leave a survey that real games would use)."""
-    from physics.bullet import BulletRoller
-    from physics.fast import FastRoller
-
     if type(roller) not in (BulletRoller, FastRoller):
         return None
     name = hashlib.sha256(f"{SURVEY_FORMAT}|{code_digest()}|{key!r}".encode()).hexdigest()[:32]
     return survey_folder() / f"{name}.pickle"
 
 
-def stored_survey(key: tuple, roller: Roller) -> Survey | None:
-    """Return the survey of this key kept on disk by an earlier process of the same code, or None.
+def stored_survey(path: Path | None) -> Survey | None:
+    """Return the survey kept at `path` (`_stored_path`) by an earlier process of the same code, or None.
 
     A file that cannot be read (cut short, another format) is ignored: the survey is sailed again.
     """
-    path = _stored_path(key, roller)
     if path is None or not path.is_file():
         return None
     try:
@@ -412,9 +405,8 @@ def stored_survey(key: tuple, roller: Roller) -> Survey | None:
     return kept if isinstance(kept, Survey) and kept.legs else None
 
 
-def store_survey(key: tuple, roller: Roller, found: Survey) -> None:
-    """Keep a survey on disk for later processes (written whole, then renamed; a failure only costs them time)."""
-    path = _stored_path(key, roller)
+def store_survey(path: Path | None, found: Survey) -> None:
+    """Keep a survey at `path` for later processes (written whole, then renamed; a failure only costs them time)."""
     if path is None:
         return
     try:
