@@ -21,7 +21,9 @@ tests/test_map_queries.py checks all three against shapely.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import shapely
@@ -34,8 +36,19 @@ MAX_CELLS_PER_SIDE = 1024  # a larger geometry gets coarser cells
 PAD = 1e-9  # m each cell's square is grown by when classified, far beyond the rounding of a point's cell index
 OUTSIDE, INSIDE, EDGE = 0, 1, 2
 _BY_IDENTITY: dict[int, tuple[BaseGeometry, "CellMask"]] = {}  # id -> (the geometry, kept alive; its mask)
-_LINES: dict[int, tuple[LineString, list, list]] = {}  # id -> (the line, kept alive; its vertices; running lengths)
+_LINES: dict[int, tuple[LineString, tuple[list, list]]] = {}  # id -> (the line, kept alive; vertices, running lengths)
 _REVERSED: dict[int, tuple[LineString, LineString]] = {}  # id -> (the line, kept alive; it reversed)
+
+
+def _kept(cache: dict, thing: Any, make: Callable[[Any], Any], limit: int) -> Any:
+    """Return `make(thing)`, made once per object while it lives: keyed by its identity, the object kept in the
+    cache beside its answer so its id cannot be reused; the cache emptied when it holds `limit`."""
+    kept = cache.get(id(thing))
+    if kept is None or kept[0] is not thing:
+        if len(cache) >= limit:
+            cache.clear()
+        kept = cache[id(thing)] = (thing, make(thing))
+    return kept[1]
 
 
 class CellMask:
@@ -81,12 +94,7 @@ class CellMask:
 
 def cell_mask(geometry: BaseGeometry) -> CellMask:
     """Return the geometry's `CellMask`, built once per geometry (by identity, else by value)."""
-    kept = _BY_IDENTITY.get(id(geometry))
-    if kept is None or kept[0] is not geometry:
-        if len(_BY_IDENTITY) >= 64:
-            _BY_IDENTITY.clear()
-        kept = _BY_IDENTITY[id(geometry)] = (geometry, _mask_by_value(geometry))
-    return kept[1]
+    return _kept(_BY_IDENTITY, geometry, _mask_by_value, 64)
 
 
 @lru_cache(maxsize=16)
@@ -155,24 +163,18 @@ def stretch(line: LineString, start: float, end: float) -> BaseGeometry:
 
 def _vertices(line: LineString) -> tuple[list, list]:
     """Return the line's vertices and the running length before each, as `shapely.ops.substring` sums them."""
-    kept = _LINES.get(id(line))
-    if kept is None or kept[0] is not line:
-        coords = [tuple(c) for c in shapely.get_coordinates(line).tolist()]
-        running, total = [], 0
-        for p1, p2 in zip(coords, coords[1:]):
-            running.append(total)
-            total += ((p2[0] - p1[0]) ** 2 + (p2[1] - p1[1]) ** 2) ** 0.5
-        if len(_LINES) >= 256:
-            _LINES.clear()
-        kept = _LINES[id(line)] = (line, coords, running)
-    return kept[1], kept[2]
+    return _kept(_LINES, line, _running_lengths, 256)
+
+
+def _running_lengths(line: LineString) -> tuple[list, list]:
+    coords = [tuple(c) for c in shapely.get_coordinates(line).tolist()]
+    running, total = [], 0
+    for p1, p2 in zip(coords, coords[1:]):
+        running.append(total)
+        total += ((p2[0] - p1[0]) ** 2 + (p2[1] - p1[1]) ** 2) ** 0.5
+    return coords, running
 
 
 def reversed_line(line: LineString) -> LineString:
     """Return `shapely.reverse(line)`, made once per line (so `stretch` finds its vertices worked out)."""
-    kept = _REVERSED.get(id(line))
-    if kept is None or kept[0] is not line:
-        if len(_REVERSED) >= 256:
-            _REVERSED.clear()
-        kept = _REVERSED[id(line)] = (line, shapely.reverse(line))
-    return kept[1]
+    return _kept(_REVERSED, line, shapely.reverse, 256)
