@@ -109,13 +109,26 @@ def test_a_decision_rolls_at_most_its_samples_and_leaves_the_games_generator_alo
     assert request.rng.bit_generator.state == before  # the hand's draws are neither consumed nor seen
 
 
-def test_a_roller_that_keeps_a_world_per_game_is_never_rolled_by_the_search(roller):
-    with make_roller(SimSettings(world="per_game")) as game_roller:
-        counting = CountingRoller(game_roller)
+@pytest.mark.parametrize("world", ["per_roll", "per_game"])
+def test_the_games_roller_is_never_rolled_by_a_decision_whatever_its_world(roller, monkeypatch, world):
+    with make_roller(SimSettings(world=world)) as game_roller:
+        rolls, real = [], game_roller.roll
+        monkeypatch.setattr(game_roller, "roll", lambda *a: rolls.append(1) or real(*a))
         request = next(throw_requests(roller, 1))
-        search = make_policy("search", counting, search_samples=8, voyages=2)  # a quick survey of its own
+        search = make_policy("search", game_roller, search_samples=8, voyages=2)  # a quick survey of its own
+        search.survey(request.table.world, request.table.config)
+        rolls.clear()
         throw = search.throw(request.table, request.ship, request.rng)
-    assert counting.rolls == 0 and throw.die == request.ship  # its practice rolls went to a private roller
+    assert not rolls and throw.die == request.ship  # its practice rolls went to a private roller
+
+
+def test_a_decision_is_the_same_whatever_the_search_rolled_before_it(roller):
+    """The practice world is kept for a decision's rolls and begun afresh by the next decision."""
+    requests = [r for _, r in zip(range(3), throw_requests(roller, 2))]
+    search = make_policy("search", roller, search_samples=12, voyages=2)
+    first = [search.throw(r.table, r.ship, r.rng) for r in requests]
+    again = [search.throw(r.table, r.ship, r.rng) for r in reversed(requests)][::-1]
+    assert first == again
 
 
 def test_every_decision_of_a_game_has_its_own_seed_from_the_games_seed(roller):

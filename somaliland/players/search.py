@@ -7,8 +7,8 @@ As the programs of noisy physical shots do (computer curling: Yee et al. 2016; b
    the map in play; `spread_by_carry`), and throws around ev's best, heading and carry drawn with the hand's own spread (a launch kept
    within the launch tolerance of the leg's heading, R12; every throw from where the ship stands, R16).
 2. **Samples**: candidates are rolled through the roller, on the scene that mirrors the
-   state (a new frozen `Scene`, so the game's state is untouched; a roller that keeps a world per game is
-   never rolled: the search rolls on a private one of the same settings, as the survey does), each time
+   state (a new frozen `Scene`, so the game's state is untouched) on a private roller of the game's settings
+   whose world is built afresh by each decision and kept for its rolls (`practice_world`), each time
    scattered by the player's *model* of its hand (`hand.execute` with its own `heading_sd_deg` and
    `speed_sd`). The scatter comes from the decision's own generator, derived from the game's seed and the
    decision (round, turn, ship, its moves made) by `decision_seed`: it never draws from, nor sees, the
@@ -44,13 +44,13 @@ from __future__ import annotations
 
 import math
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from physics import RollResult, Roller, SimSettings, Style, Throw, make_roller
+from physics import RollResult, Roller, Scene, SimSettings, Style, Throw, make_roller
 from somaliland.players.aim import FINE, Candidate, launch_headings, worth
 from somaliland.players.calibration import ThrowModel
 from somaliland.players.hand import ThrowSkill, execute
@@ -64,7 +64,7 @@ from somaliland.seeding import make_rng
 
 REPEATS = 4  # rolls per candidate on average: candidates = samples // REPEATS (the best rolled most, `halving`)
 TAG = zlib.crc32(b"search")  # this strategy's branch of the game's seed sequence
-_PRIVATE: dict[SimSettings, Roller] = {}  # a practice roller per physics setting that keeps a world per game
+_PRIVATE: dict[SimSettings, Roller] = {}  # a practice roller per physics setting, its world begun by each decision
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +113,7 @@ class Search(Strategy):
         seeds = rng.bit_generator.seed_seq.spawn(self.samples)  # sample j: the same draws for every candidate
         hand = ThrowSkill(math.degrees(self.spread.heading_sd), self.spread.speed_sd)
         scene = throw_scene(table.state, ship_id, table.world, table.config)
-        roller = practice_roller(self.roller)
+        roller = practice_world(self.roller, scene)
         intended = [c.throw(model, ship_id, s.origin) for c in made]
 
         def sampled(i: int, j: int) -> float:
@@ -234,15 +234,30 @@ def decision_seed(rng: np.random.Generator, state: GameState, ship_id: str) -> n
 
 
 def practice_roller(roller: Roller) -> Roller:
-    """Return the roller for the search's rolls: this one, or a private one if it keeps a world per game.
+    """Return the roller for the search's rolls: a private one of the game roller's settings whose rolls share a
+    world per decision (`practice_world`), or, for a roller that is not PyBullet's (a test's stand-in), that one.
 
-    The private roller lives for the process (one per physics setting): building one per decision would
-    cost more than the rolls.
+    A decision's rolls are many (its samples) and on one board, so building Bullet's world for each of them
+    would be about an eighth of a search game's CPU (physics/README.md: `resetSimulation` zeroes about 18 MB a
+    world). The private roller keeps one world (`world = "per_game"`), begun afresh by every decision
+    (`practice_world`): a decision's rolls then depend on its scene, its throws and their order, never on what
+    was rolled before it, so every decision stays deterministic from the game's seed, and the game's own
+    roller, whatever its world policy, is never rolled. It lives for the process (one per physics setting).
     """
-    settings = getattr(roller, "settings", None)
-    if getattr(settings, "world", "per_roll") == "per_roll":
+    from physics.bullet import BulletRoller  # pybullet is imported on first use (physics.make_roller)
+    from physics.fast import FastRoller
+
+    if not isinstance(roller, (BulletRoller, FastRoller)):
         return roller
+    settings = replace(roller.settings, world="per_game")
     if settings not in _PRIVATE:
         _PRIVATE[settings] = make_roller(settings)
     return _PRIVATE[settings]
 
+
+def practice_world(roller: Roller, scene: Scene) -> Roller:
+    """Return the search's practice roller with a fresh world begun on the scene's board (`practice_roller`)."""
+    own = practice_roller(roller)
+    if own is not roller:
+        own.new_game(scene.board, scene.materials)
+    return own
