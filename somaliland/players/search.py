@@ -71,7 +71,7 @@ _PRIVATE: dict[SimSettings, Roller] = {}  # a practice roller per physics settin
 class SearchWeights:
     """What the search adds to the aim's worth of an outcome (`hazards.score_landings`), in chance to arrive."""
 
-    aground: float = 0.5  # running aground (R17): beyond its lost turn, a large penalty (issue 21)
+    aground: float = 2.0  # running aground (R17): beyond its lost turn, a large penalty (issue 21; pilot 8)
     off_board: float = 0.05  # leaving the board (R19): beyond its lost turn
     sink: float = 1.0  # tipping another die sinks the thrower (R18): beyond all its worth
     rival: float = 0.05  # a rival ship made to lose a turn (R18, D12); one's own other ship: the same, as a cost
