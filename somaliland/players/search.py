@@ -22,9 +22,11 @@ As the programs of noisy physical shots do (computer curling: Yee et al. 2016; b
      (R9), progress along the leg made good;
    - a lost turn for grounding (R17), leaving the board (R19, D13: priced where the ship is put back) or a
      touch (R18, D12), and the expected ransom and lost turn of ending nearest a pirate port (R13, D15);
-   - on top, `SearchWeights`: grounding costs a large further penalty and leaving the board a small one
+   - on top, `SearchWeights`: grounding costs a further penalty and leaving the board a small one
      (a lost turn is worth more than the arrival model says late in a round, and a grounded ship is the
-     pirates' easy prey, R20), tipping another die sinks the thrower (R18): all its worth and a penalty; a
+     pirates' easy prey, R20). Not a larger one: a penalty of 2.0 halved the search's groundings but made
+     a clumsy hand (skill 0) throw so short that its own survey priced every contract below its ships and
+     it took none (somaliland/players/README.md, pilots 8 and 9). Tipping another die sinks the thrower (R18): all its worth and a penalty; a
      rival ship made to lose a turn is worth `rival` (its owner's contract loses time), one's own other
      ship made to lose a turn costs as much.
 4. The candidate with the highest value is thrown: the mean of its samples and its analytic worth (the
@@ -71,7 +73,7 @@ _PRIVATE: dict[SimSettings, Roller] = {}  # a practice roller per physics settin
 class SearchWeights:
     """What the search adds to the aim's worth of an outcome (`hazards.score_landings`), in chance to arrive."""
 
-    aground: float = 2.0  # running aground (R17): beyond its lost turn, a large penalty (issue 21; pilot 8)
+    aground: float = 0.5  # running aground (R17): beyond its lost turn (issue 21; larger ones: pilots 8 and 9)
     off_board: float = 0.05  # leaving the board (R19): beyond its lost turn
     sink: float = 1.0  # tipping another die sinks the thrower (R18): beyond all its worth
     rival: float = 0.05  # a rival ship made to lose a turn (R18, D12); one's own other ship: the same, as a cost

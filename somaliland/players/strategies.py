@@ -170,7 +170,7 @@ PARAMS: dict[str, tuple[type, float, float, Any]] = {  # name: (type, low, high,
 OWN_PARAMS: dict[str, dict[str, tuple[type, float, float, Any]]] = {  # parameters of one strategy only
     "search": {"search_samples": (int, 4, 1024, 64),  # physics rolls per throw decision (search.py)
                # SearchWeights (search.py), in chance to arrive, beyond what the aim's worth already counts:
-               "search_aground": (float, 0.0, 5.0, 2.0),  # running aground (R17)
+               "search_aground": (float, 0.0, 5.0, 0.5),  # running aground (R17)
                "search_off_board": (float, 0.0, 5.0, 0.05),  # leaving the board (R19)
                "search_sink": (float, 0.0, 5.0, 1.0),  # tipping another die, so sinking (R18)
                "search_rival": (float, 0.0, 5.0, 0.05)},  # a rival ship made to lose a turn (R18, D12)
