@@ -60,8 +60,9 @@ def test_the_search_weights_are_knobs_of_search_only_with_their_defaults(roller)
     from somaliland.players.search import SearchWeights
 
     assert make_policy("search", roller).search_weights == SearchWeights()
-    tuned = make_policy("search", roller, search_aground=0.2, search_sink=3.0, search_rival=0.0, search_off_board=0.1)
-    assert tuned.search_weights == SearchWeights(aground=0.2, off_board=0.1, sink=3.0, rival=0.0)
+    tuned = make_policy("search", roller, search_aground=0.2, search_sink=3.0, search_rival=0.0, search_off_board=0.1,
+                        search_prior=0.0)
+    assert tuned.search_weights == SearchWeights(aground=0.2, off_board=0.1, sink=3.0, rival=0.0, prior=0.0)
     with pytest.raises(UsageError, match=r"search_sink = -1 is not allowed; expected a number in \[0, 5\]"):
         make_policy("search", roller, search_sink=-1)
     with pytest.raises(UsageError, match="unknown strategy parameter.*search_aground of ev"):
@@ -80,6 +81,8 @@ def test_halving_rolls_the_best_most_within_its_budget():
     assert len(calls) == 48 and calls.count((5, 0)) == 1  # 3 stages of 16 rolls: 8 x 2, 4 x 4, 2 x 8
     assert sorted({j for i, j in calls if i == 1}) == list(range(14))  # sample j: draws shared, never repeated
     assert halving(np.array([0.0, 0.2]), lambda i, j: 0.1, 4) == 1  # the analytic worth counts as one sample
+    assert halving(np.array([0.0, 0.2]), lambda i, j: 0.1 - 0.1 * i, 4, weight=0.0) == 0  # the rolls alone
+    assert halving(np.array([0.0, 0.2]), lambda i, j: 0.1 - 0.1 * i, 4, weight=3.0) == 1  # worth as 3 rolls
 
 
 def throw_requests(roller, seed: int, players: int = 2):

@@ -77,6 +77,7 @@ class SearchWeights:
     off_board: float = 0.05  # leaving the board (R19): beyond its lost turn
     sink: float = 1.0  # tipping another die sinks the thrower (R18): beyond all its worth
     rival: float = 0.05  # a rival ship made to lose a turn (R18, D12); one's own other ship: the same, as a cost
+    prior: float = 1.0  # how many rolls the aim's analytic worth of a candidate counts as (`halving`)
 
 
 class Search(Strategy):
@@ -123,7 +124,7 @@ class Search(Strategy):
             return self.outcome_value(table, ship_id, s, roll)
 
         prior = worth(s, made, model, self.spread, self.weights, FINE)
-        return made[halving(prior, sampled, self.samples)]
+        return made[halving(prior, sampled, self.samples, self.search_weights.prior)]
 
     def candidates(self, table: Table, ship_id: str, ranked: list[Candidate], model: ThrowModel,
                    rng: np.random.Generator) -> list[Candidate]:
@@ -185,29 +186,36 @@ def spread_by_carry(ranked: list[Candidate], n: int) -> list[Candidate]:
     return [ranked[i] for i in sorted(chosen)]
 
 
-def halving(prior: np.ndarray, sampled: Callable[[int, int], float], budget: int) -> int:
+def halving(prior: np.ndarray, sampled: Callable[[int, int], float], budget: int, weight: float = 1.0) -> int:
     """Return the index of the best candidate by sequential halving (Karnin, Koren and Somekh 2013).
 
     In each of ceil(log2 k) stages the candidates still in the running share an equal part of the budget
     left (sample j of every candidate uses the same draws) and the worse half drops out, so the last two
     are rolled most. A candidate's value is the mean of its samples and its analytic worth (`prior`, the
-    aim's expectation over the whole scatter), the latter counting as one sample: a single roll does not
-    decide alone. Ties keep the earlier candidate. Uses at most `budget` samples, all of them when there
-    are fewer candidates than samples.
+    aim's expectation over the whole scatter), the latter counting as `weight` samples (1 by default: a
+    single roll does not decide alone; 0: the rolls alone, the worth only for a candidate not yet rolled).
+    Ties keep the earlier candidate. Uses at most `budget` samples, all of them when there are fewer
+    candidates than samples.
     """
     k = len(prior)
-    total, count = prior.astype(float).copy(), np.ones(k)
+    prior = prior.astype(float)
+    total, rolled = weight * prior, np.zeros(k, dtype=int)  # summed in the order rolled
     alive = list(range(k))
     stages = max(1, math.ceil(math.log2(k)))
     used = 0
+
+    def value(i: int) -> float:
+        count = weight + rolled[i]
+        return total[i] / count if count > 0 else prior[i]
+
     for stage in range(stages):
         each = max(1, (budget - used) // (len(alive) * (stages - stage)))
         for i in alive:
             for _ in range(min(each, budget - used)):
-                total[i] += sampled(i, int(count[i]) - 1)
-                count[i] += 1
+                total[i] += sampled(i, int(rolled[i]))
+                rolled[i] += 1
                 used += 1
-        alive = sorted(alive, key=lambda i: (-total[i] / count[i], i))[:max(1, math.ceil(len(alive) / 2))]
+        alive = sorted(alive, key=lambda i: (-value(i), i))[:max(1, math.ceil(len(alive) / 2))]
     return alive[0]
 
 
