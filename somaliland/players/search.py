@@ -26,11 +26,11 @@ As the programs of noisy physical shots do (computer curling: Yee et al. 2016; b
      (a lost turn is worth more than the arrival model says late in a round, and a grounded ship is the
      pirates' easy prey, R20). Not a larger one: a penalty of 2.0 halved the search's groundings but made
      a clumsy hand (skill 0) throw so short that its own survey priced every contract below its ships and
-     it took none (somaliland/players/README.md, pilots 8 and 9). Tipping another die sinks the thrower (R18): all its worth and a penalty; a
-     rival ship made to lose a turn is worth `rival` (its owner's contract loses time), one's own other
-     ship made to lose a turn costs as much.
+     it took none (somaliland/players/README.md, pilots 8–11). Tipping another die sinks the thrower (R18):
+     all its worth and a penalty; a rival ship made to lose a turn is worth `rival` (its owner's contract
+     loses time), one's own other ship made to lose a turn costs as much.
 4. The candidate with the highest value is thrown: the mean of its samples and its analytic worth (the
-   aim's expectation over the whole scatter, counted as one sample); ties: ev's order.
+   aim's expectation over the whole scatter, counted as `prior` samples: one by default); ties: ev's order.
 
 Draft, plan and launch decisions follow ev's reckoning (`Strategy`: `outlook.py`, `planner.py`) on the search's
 own survey: every voyage of it is thrown by `choose` (it is the survey's `Thrower`), so the odds it drafts,
