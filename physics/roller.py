@@ -50,6 +50,15 @@ def make_roller(settings: SimSettings | None = None) -> Roller:
     return BulletRoller(settings)
 
 
+def simulates(roller: Roller) -> bool:
+    """Return True for this package's own rollers (PyBullet's, or the fast one that falls back on it), False for
+    a stand-in (a test's counting or scripted roller), whose rolls must not be kept or stand in for real ones."""
+    from physics.bullet import BulletRoller
+    from physics.fast import FastRoller
+
+    return isinstance(roller, (BulletRoller, FastRoller))
+
+
 @contextmanager
 def private_roller(roller: Roller) -> Iterator[Roller]:
     """Yield a roller for rolls that are not a game's (practice, surveys): this one, or a new one of its settings

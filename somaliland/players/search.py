@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from physics import RollResult, Roller, Scene, SimSettings, Style, Throw, make_roller
+from physics import RollResult, Roller, Scene, SimSettings, Style, Throw, make_roller, simulates
 from somaliland.players.aim import FINE, Candidate, launch_headings, worth
 from somaliland.players.calibration import ThrowModel
 from somaliland.players.hand import ThrowSkill, execute
@@ -243,7 +243,7 @@ def decision_seed(rng: np.random.Generator, state: GameState, ship_id: str) -> n
     return np.random.SeedSequence(seq.entropy, spawn_key=tuple(seq.spawn_key) + place)
 
 
-def practice_roller(roller: Roller) -> Roller:
+def decision_roller(roller: Roller) -> Roller:
     """Return the roller for the search's rolls: a private one of the game roller's settings whose rolls share a
     world per decision (`practice_world`), or, for a roller that is not PyBullet's (a test's stand-in), that one.
 
@@ -254,10 +254,7 @@ def practice_roller(roller: Roller) -> Roller:
     was rolled before it, so every decision stays deterministic from the game's seed, and the game's own
     roller, whatever its world policy, is never rolled. It lives for the process (one per physics setting).
     """
-    from physics.bullet import BulletRoller  # pybullet is imported on first use (physics.make_roller)
-    from physics.fast import FastRoller
-
-    if not isinstance(roller, (BulletRoller, FastRoller)):
+    if not simulates(roller):
         return roller
     settings = replace(roller.settings, world="per_game")
     if settings not in _PRIVATE:
@@ -266,8 +263,8 @@ def practice_roller(roller: Roller) -> Roller:
 
 
 def practice_world(roller: Roller, scene: Scene) -> Roller:
-    """Return the search's practice roller with a fresh world begun on the scene's board (`practice_roller`)."""
-    own = practice_roller(roller)
+    """Return the search's roller for a decision with a fresh world begun on the scene's board (`decision_roller`)."""
+    own = decision_roller(roller)
     if own is not roller:
         own.new_game(scene.board, scene.materials)
     return own

@@ -54,9 +54,8 @@ from typing import Protocol
 
 import numpy as np
 
-from physics import Roller, portable, practice_roller, practice_settings
-from physics.bullet import BulletRoller
-from physics.fast import FastRoller, cache_root
+from physics import Roller, portable, practice_roller, practice_settings, simulates
+from physics.fast import cache_root
 from somaliland.map.model import Direction, Map, Route
 from somaliland.players.aim import FINE, Candidate, Spread, landings, prior_odds, rank, sizing_up
 from somaliland.players.calibration import ThrowModel, calibrate
@@ -385,7 +384,7 @@ def _code_of(source: str) -> str:
 def _stored_path(key: tuple, roller: Roller) -> Path | None:
     """Return where a survey of this key is kept, or None for a roller that is not real physics (a test's
     counting or scripted roller must neither read nor leave a survey that real games would use)."""
-    if type(roller) not in (BulletRoller, FastRoller):
+    if not simulates(roller):
         return None
     name = hashlib.sha256(f"{SURVEY_FORMAT}|{code_digest()}|{key!r}".encode()).hexdigest()[:32]
     return survey_folder() / f"{name}.pickle"
