@@ -85,7 +85,6 @@ class Surroundings:
     arrived_ignored: bool  # D8: pirates ignore ships that have arrived
     odds: LegOdds  # the leg's measured stride and hit
     put_back: BaseGeometry | None  # where a ship off the board comes back (D13); None: where its move began
-    stake: float = 1.0  # what the ship's own voyage is worth, as a share of its contract (`stake.py`; 1 but in search)
 
 
 def leg_window(route: Route, direction: Direction, start: float, ahead: float) -> tuple[LineString, float]:
@@ -260,6 +259,5 @@ def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np
         captured = np.zeros(len(ends), dtype=bool)
     moves = s.moves_after - lost.astype(int) - captured.astype(int)
     chance = np.where(arrived, 1.0, arrival_chance(s.goal - progress + detour, moves, s.odds))
-    voyage = chance + w.progress * (np.where(arrived, s.end, progress) - s.start)
-    return (voyage * s.stake - w.collision * collide
+    return (chance + w.progress * (np.where(arrived, s.end, progress) - s.start) - w.collision * collide
             - captured * s.ransom_pips / max(s.value, 1) - w.land_path * land_fraction(s, ends))

@@ -28,12 +28,7 @@ As the programs of noisy physical shots do (computer curling: Yee et al. 2016; b
      a clumsy hand (skill 0) throw so short that its own survey priced every contract below its ships and
      it took none (somaliland/players/README.md, pilots 8–11). Tipping another die sinks the thrower (R18):
      all its worth and a penalty; a rival ship made to lose a turn is worth `rival` (its owner's contract
-     loses time), one's own other ship made to lose a turn costs as much;
-   - with the `stake` weight (`search_stake`, 0 by default), what the outcome does to the ship's own voyage (its
-     chance to arrive, progress, the grounding and off-board penalties) counts by the ship's stake in its
-     owner's contracts (`stake.py`, `voyage_stake`): a ship whose contract the arrived ships already carry, or
-     that can no longer be fulfilled, or that others may carry as well, plays less for its own arrival and
-     more to keep clear of the pirates; ransom, collisions and sinking count as before.
+     loses time), one's own other ship made to lose a turn costs as much.
 4. The candidate with the highest value is thrown: the mean of its samples and its analytic worth (the
    aim's expectation over the whole scatter, counted as `prior` samples: one by default); ties: ev's order.
 
@@ -63,7 +58,6 @@ from somaliland.players.calibration import ThrowModel
 from somaliland.players.hand import ThrowSkill, execute
 from somaliland.players.hazards import Surroundings, score_landings
 from somaliland.players.policy import Table
-from somaliland.players.stake import exposure, stake
 from somaliland.players.strategies import Strategy
 from somaliland.rules.game import throw_scene
 from somaliland.rules.roll import apply_roll
@@ -84,7 +78,6 @@ class SearchWeights:
     sink: float = 1.0  # tipping another die sinks the thrower (R18): beyond all its worth
     rival: float = 0.05  # a rival ship made to lose a turn (R18, D12); one's own other ship: the same, as a cost
     prior: float = 1.0  # how many rolls the aim's analytic worth of a candidate counts as (`halving`)
-    stake: float = 0.0  # how far a ship's own voyage is worth its stake in the owner's contracts (`stake.py`)
 
 
 class Search(Strategy):
@@ -101,9 +94,8 @@ class Search(Strategy):
 
     @property
     def survey_key(self) -> tuple:
-        """What its choices depend on beyond the survey's own key (`survey.Thrower`): its samples and weights, but
-        not `stake` (the survey's voyages are thrown by `choose`, each ship for its own arrival)."""
-        return ("search", self.samples, replace(self.search_weights, stake=0.0))
+        """What its choices depend on beyond the survey's own key (`survey.Thrower`): its samples and weights."""
+        return ("search", self.samples, self.search_weights)
 
     def own_thrower(self) -> "Search":
         """Return itself: its survey is sailed with its own throws, so its draft, routes and launches price the
@@ -114,17 +106,7 @@ class Search(Strategy):
         """Return the candidate throw whose simulated outcomes are worth most (module docstring)."""
         model, s, ranked = self.ranked(table, ship_id)
         own = make_rng(decision_seed(rng, table.state, ship_id))
-        if self.search_weights.stake:
-            s = replace(s, stake=self.voyage_stake(table, ship_id))
         return self.choose(table, ship_id, s, model, ranked, own).throw(model, ship_id, s.origin)
-
-    def voyage_stake(self, table: Table, ship_id: str) -> float:
-        """Return what the ship's own voyage is worth, as a share of its contract: 1 blended, by the `stake` weight,
-        with its stake in the owner's contracts plus the ransom arriving spares it (`stake.py`)."""
-        legs = self.survey(table.world, table.config)
-        odds = {(leg.route, leg.direction): leg.odds for leg in legs.legs}
-        b = self.search_weights.stake
-        return (1.0 - b) + b * (stake(table, ship_id, odds) + exposure(table, ship_id))
 
     def choose(self, table: Table, ship_id: str, s: Surroundings, model: ThrowModel, ranked: list[Candidate],
                rng: np.random.Generator) -> Candidate:
@@ -171,9 +153,9 @@ class Search(Strategy):
         touched = np.array([any(roll.thrown.name in (c.a, c.b) for c in roll.contacts)])
         value = float(score_landings(s, np.array([roll.thrown.position[:2]]), self.weights, touched)[0])
         if mine.status is Status.AGROUND:
-            value -= w.aground * s.stake
+            value -= w.aground
         if any(o.name == ship_id for o in roll.off_board):
-            value -= w.off_board * s.stake
+            value -= w.off_board
         return value + w.rival * knocked(table.state, after, ship_id)
 
 

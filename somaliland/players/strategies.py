@@ -174,8 +174,7 @@ OWN_PARAMS: dict[str, dict[str, tuple[type, float, float, Any]]] = {  # paramete
                "search_off_board": (float, 0.0, 5.0, 0.05),  # leaving the board (R19)
                "search_sink": (float, 0.0, 5.0, 1.0),  # tipping another die, so sinking (R18)
                "search_rival": (float, 0.0, 5.0, 0.05),  # a rival ship made to lose a turn (R18, D12)
-               "search_prior": (float, 0.0, 16.0, 1.0),  # rolls the aim's worth of a candidate counts as
-               "search_stake": (float, 0.0, 1.0, 0.0)},  # a voyage worth its stake in the contracts (stake.py)
+               "search_prior": (float, 0.0, 16.0, 1.0)},  # rolls the aim's worth of a candidate counts as
 }
 MEASURED = "every player now measures it on the map in play, somaliland/players/survey.py"
 REMOVED = {  # parameters that no longer exist, and why (board facts are measured, not given)
@@ -242,6 +241,6 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
         from somaliland.players.search import Search, SearchWeights  # it builds on Strategy, defined here
 
         weights = SearchWeights(values["search_aground"], values["search_off_board"], values["search_sink"],
-                                values["search_rival"], values["search_prior"], values["search_stake"])
+                                values["search_rival"], values["search_prior"])
         return Search(name, roller, samples=values["search_samples"], search_weights=weights, **common)
     return Strategy(name, roller, **common)
