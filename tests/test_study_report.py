@@ -78,7 +78,9 @@ def test_report_warns_when_games_come_from_different_code_versions(tmp_path):
     games.loc[0, "code"] = "0123456789ab"  # as if the source changed between two runs of the study
     games.to_parquet(part, index=False)
     assert main(["study", "report", str(tmp_path / "out")]) == 0
-    assert "**Mixed code versions**: these games were played by 2 versions" in (tmp_path / "out" / "report.md").read_text()
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "**Mixed code versions**: these games were played by 2 versions" in report
+    assert "`--cell 0 --game 0` (0123456789ab)" in report  # the game to replay to check the older version
 
 
 

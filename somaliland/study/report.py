@@ -121,8 +121,12 @@ def _conclusions(study, t, cells: list[tuple[str, Balance]]) -> list[str]:
               f"(listed under The run, with seeds)." if len(errors) else "; no game raised an error.")]
     if "code" in games and games.code.nunique() > 1:
         counts = ", ".join(f"{code} ({n} games)" for code, n in games.code.value_counts().items())
+        first = games.groupby("code", sort=False).first()
+        checks = "; ".join(f"`--cell {int(row.cell)} --game {int(row.game)}` ({code})" for code, row in first.iterrows())
         out.append(f"**Mixed code versions**: these games were played by {games.code.nunique()} versions of the "
-                   f"simulator's source ({counts}); differences between cells may be differences between versions.")
+                   f"simulator's source ({counts}); differences between cells may be differences between versions. "
+                   f"Whether the versions play alike can be checked: `somaliland study replay` replays a game with "
+                   f"the code installed and compares it with the stored result; a game of each version: {checks}.")
     adjusted = holm([b.advantage_p1_p for _, b in cells])
     unfair = [(label, b, p_adj) for (label, b), p_adj in zip(cells, adjusted) if b.advantage_p1_p < 0.05]
     if unfair:
