@@ -43,7 +43,18 @@ def shot(tmp_path_factory):
     assert run.returncode == 0, run.stderr[-2000:]
     import imageio.v3 as iio
 
+    assert "did not draw" not in run.stderr, run.stderr[-2000:]
     return load_story(record), iio.imread(path), json.loads(path.with_suffix(".png.json").read_text())
+
+
+def test_the_screenshot_handshake_tells_its_backdrops_from_an_undrawn_window():
+    """A window not drawn yet is black, then PyBullet's lavender: neither may pass for the marker or the panel
+    (a looser test once saved a screenshot with no board)."""
+    lit_panel, lit_marker = np.array([21, 24, 31]), np.array([214, 0, 214])  # as Mesa under Xvfb draws them
+    assert gui._shows_panel(lit_panel) and gui._shows_marker(lit_marker)
+    for undrawn in (np.zeros(3, int), np.array(PYBULLET_BACKGROUND)):
+        assert not gui._shows_panel(undrawn) and not gui._shows_marker(undrawn)
+    assert not gui._shows_panel(lit_marker) and not gui._shows_marker(lit_panel)
 
 
 def pixels(camera, points):

@@ -339,24 +339,42 @@ class Viewer:
     def _drawn(self) -> np.ndarray | None:
         """Return the window's pixels once it has drawn everything asked of it so far, or None where they cannot
         be read. PyBullet draws in a thread of its own, on a busy machine many frames late, and reports the
-        camera it was given only once it has drawn with it: the column's backdrop is turned black, then back,
-        and the window read until a frame shows each (commands run in order)."""
+        camera it was given only once it has drawn with it: the column's backdrop is turned a marker colour
+        nothing else shows, then back, and the window read until a frame shows each (commands run in order, so
+        the frame that shows the marker was drawn after everything asked before it). The colours are told apart
+        strictly: a window not drawn yet is black and then PyBullet's lavender, and a looser test once took
+        those two for the handshake and saved a screenshot with no board."""
         if self.view.grab() is None:
             return None
         deadline = time.monotonic() + SHOT_TIMEOUT
         image = None
-        for rgb, seen in (((0, 0, 0), lambda v: v < 4), (PANEL_RGB, lambda v: v > 8)):
+        for rgb, seen in ((MARKER_RGB, _shows_marker), (PANEL_RGB, _shows_panel)):
             self.view.recolour(self.holder, tuple(c / 255 for c in rgb) + (1.0,))
             while time.monotonic() < deadline:
                 self._draw()  # the backdrop follows the camera as the window catches up with it
                 image = self.view.grab()
-                if seen(float(image[-4, -4].mean())):  # a pixel of the column no text reaches
+                if seen(image[-4, -4].astype(int)):  # a pixel of the column no text reaches
                     break
                 time.sleep(FRAME)
         if time.monotonic() >= deadline:
             print(f"somaliland replay: warning: the window did not draw within {SHOT_TIMEOUT:g} s; the screenshot "
                   "may show an older frame", file=sys.stderr)
         return image
+
+
+MARKER_RGB = (255, 0, 255)  # the backdrop's colour for a moment of a screenshot's handshake: nothing else is magenta
+
+
+def _shows_marker(pixel: np.ndarray) -> bool:
+    """Whether a pixel of the column shows the marker backdrop, lit as the window lights it."""
+    red, green, blue = pixel[:3]
+    return red > 120 and blue > 120 and green < 40
+
+
+def _shows_panel(pixel: np.ndarray) -> bool:
+    """Whether a pixel of the column shows the dark panel backdrop: not black (a window not drawn yet), not the
+    marker, not PyBullet's lavender background."""
+    return 8 < int(pixel[:3].max()) < 60
 
 
 def caption_lines(story: Story, head: Playhead, step: Step, layout: Layout) -> list[tuple[str, tuple[int, int, int]]]:
