@@ -7,9 +7,9 @@ results differ in the last bits from the C library's that every other x86 CPU ge
 products (`@`, `np.dot`, `np.linalg.norm` of a whole vector) go to OpenBLAS, whose kernel, and with it
 the order of the sums and the use of fused multiply-adds, is also chosen by the CPU. A game is chaotic:
 one last bit in one aim or one launch changes every throw after it. So whatever decides a throw computes
-here: exp in numpy's exactly rounded +, -, *, / alone, atan2 by the C library's scalar function (`math`),
-dot products as elementwise products summed in numpy's fixed pairwise order. numpy's float64 sin, cos,
-hypot and sqrt need no wrapper: they call the C library (or are exact) on every x86 CPU.
+here: exp in numpy's exactly rounded +, -, *, / alone (or by the C library, `c_exp`), atan2 by the C
+library's scalar function (`math`), dot products as elementwise products summed in numpy's fixed pairwise
+order. numpy's float64 sin, cos, hypot and sqrt need no wrapper: they call the C library (or are exact) on every x86 CPU.
 """
 
 from __future__ import annotations
@@ -42,6 +42,15 @@ def exp(x: np.ndarray | float) -> np.ndarray:
     p1, p2, p3, p4, p5 = EXP_P
     c = r - t * (p1 + t * (p2 + t * (p3 + t * (p4 + t * p5))))
     return np.ldexp(1.0 - ((lo - (r * c) / (2.0 - c)) - hi), k.astype(np.int32))
+
+
+def c_exp(x: np.ndarray | float) -> np.ndarray:
+    """Return e**x elementwise by the C library's exp, the same on every x86-64-v3 CPU, AVX-512 or not, as
+    Bullet's own calls are (README, Determinism), and what numpy's exp gives on CPUs without AVX-512
+    (measured on an X86_V3 CPU: equal on 100,000 draws). For results first computed with numpy's exp on such
+    a CPU, which it keeps: the search's draws of carry (somaliland/players/search.py); new code uses `exp`."""
+    xs = np.asarray(x, dtype=float)
+    return np.fromiter(map(math.exp, xs.ravel().tolist()), dtype=float, count=xs.size).reshape(xs.shape)
 
 
 def atan2(y: np.ndarray | float, x: np.ndarray | float) -> np.ndarray:

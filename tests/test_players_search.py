@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from physics import SimSettings, make_roller
+from physics import SimSettings, make_roller, portable
 from somaliland.engine.decisions import ThrowRequest
 from somaliland.engine.loop import default_factory, game_steps, play_game, seat_policy
 from somaliland.engine.record import RecordWriter
@@ -132,6 +132,28 @@ def test_a_decision_is_the_same_whatever_the_search_rolled_before_it(roller):
     first = [search.throw(r.table, r.ship, r.rng) for r in requests]
     again = [search.throw(r.table, r.ship, r.rng) for r in reversed(requests)][::-1]
     assert first == again
+
+
+def test_a_decision_does_not_depend_on_numpy_functions_whose_results_depend_on_the_cpu(roller, monkeypatch):
+    """A 1-ulp change in every numpy function that computes otherwise on another CPU (physics/portable.py)
+    leaves the search's survey and throws as they were: its games replay alike on AVX2 and AVX-512 machines
+    (README, Determinism). The draws around ev's best carry once went through numpy's exp: the ladder's
+    search games parted between an AVX-512 and an AVX2 machine while ev's did not."""
+    requests = [r for _, r in zip(range(4), throw_requests(roller, 2))]
+
+    def decide() -> tuple[list, list]:
+        """The throws chosen, and every candidate the survey and the decisions rolled (exact floats)."""
+        search, rolled = make_policy("search", roller, search_samples=12, voyages=2), []
+        considered = search.candidates
+        search.candidates = lambda *a: rolled.append(considered(*a)) or rolled[-1]
+        return [search.throw(r.table, r.ship, r.rng) for r in requests], rolled
+
+    expected = decide()
+    assert any(c.style.name == "ROLL" for made in expected[1] for c in made)  # the rolls' carries are drawn
+    for name in portable.CPU_DEPENDENT_NUMPY:
+        exact = getattr(np, name)
+        monkeypatch.setattr(np, name, lambda *a, _f=exact, **k: np.nextafter(_f(*a, **k), np.inf))
+    assert decide() == expected
 
 
 def test_every_decision_of_a_game_has_its_own_seed_from_the_games_seed(roller):

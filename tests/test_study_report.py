@@ -84,6 +84,21 @@ def test_report_warns_when_games_come_from_different_code_versions(tmp_path):
 
 
 
+def test_report_warns_when_games_come_from_different_kinds_of_machine(tmp_path):
+    path = tiny_study(tmp_path, games=2, sweep="")
+    run_study(load_study(path), path.read_text(), tmp_path / "out", local_executors(1), 1, progress=False)
+    (part,) = (tmp_path / "out" / "games").glob("*.parquet")
+    games = pd.read_parquet(part)
+    assert "**Mixed machines**" not in (main(["study", "report", str(tmp_path / "out")]) == 0
+                                        and (tmp_path / "out" / "report.md").read_text())
+    games.loc[0, "machine"] = "AMD EPYC (x86_64 AVX512_ICL, libm fma, glibc 2.36; python 3.11.7)"  # resumed elsewhere
+    games.to_parquet(part, index=False)
+    assert main(["study", "report", str(tmp_path / "out")]) == 0
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "**Mixed machines**: these games were played on 2 kinds of machine (1 game on" in report
+    assert "1 game on AMD EPYC (x86_64 AVX512_ICL" in report
+
+
 def test_holm_adjusts_step_down_and_keeps_the_input_order():
     from somaliland.study.stats import holm
 

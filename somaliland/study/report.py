@@ -127,6 +127,13 @@ def _conclusions(study, t, cells: list[tuple[str, Balance]]) -> list[str]:
                    f"simulator's source ({counts}); differences between cells may be differences between versions. "
                    f"Whether the versions play alike can be checked: `somaliland study replay` replays a game with "
                    f"the code installed and compares it with the stored result; a game of each version: {checks}.")
+    if "machine" in games and games.machine.nunique() > 1:
+        kinds = games.machine.value_counts()
+        counts = "; ".join(f"{n} {'game' if n == 1 else 'games'} on {kind}" for kind, n in kinds.items())
+        out.append(f"**Mixed machines**: these games were played on {len(kinds)} kinds of machine ({counts}). Each "
+                   f"game is a fair sample of the game, but physics results differ in the last bits between kinds "
+                   f"(README, Determinism): a seed plays another game on another kind, and `somaliland study "
+                   f"replay` matches a stored game only on a machine of the kind that played it.")
     adjusted = holm([b.advantage_p1_p for _, b in cells])
     unfair = [(label, b, p_adj) for (label, b), p_adj in zip(cells, adjusted) if b.advantage_p1_p < 0.05]
     if unfair:
