@@ -342,8 +342,8 @@ class Viewer:
         camera it was given only once it has drawn with it: the column's backdrop is turned a marker colour
         nothing else shows, then back, and the window read until a frame shows each (commands run in order, so
         the frame that shows the marker was drawn after everything asked before it). The colours are told apart
-        strictly: a window not drawn yet is black and then PyBullet's lavender, and a looser test once took
-        those two for the handshake and saved a screenshot with no board."""
+        strictly: a window not drawn yet is black and then PyBullet's lavender, which a looser test could take for
+        the handshake (the likely cause of a screenshot with no board, seen once in a test run)."""
         if self.view.grab() is None:
             return None
         deadline = time.monotonic() + SHOT_TIMEOUT
