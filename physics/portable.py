@@ -9,7 +9,8 @@ the order of the sums and the use of fused multiply-adds, is also chosen by the 
 one last bit in one aim or one launch changes every throw after it. So whatever decides a throw computes
 here: exp in numpy's exactly rounded +, -, *, / alone (or by the C library, `c_exp`), atan2 by the C
 library's scalar function (`math`), dot products as elementwise products summed in numpy's fixed pairwise
-order. numpy's float64 sin, cos, hypot and sqrt need no wrapper: they call the C library (or are exact) on every x86 CPU.
+order. numpy's float64 sin, cos, hypot and sqrt need no wrapper: they call the C library (or are exact) on
+every x86 CPU.
 """
 
 from __future__ import annotations
