@@ -50,15 +50,19 @@ def c_exp(x: np.ndarray | float) -> np.ndarray:
     Bullet's own calls are (README, Determinism), and what numpy's exp gives on CPUs without AVX-512
     (measured on an X86_V3 CPU: equal on 100,000 draws). For results first computed with numpy's exp on such
     a CPU, which it keeps: the search's draws of carry (somaliland/players/search.py); new code uses `exp`."""
-    xs = np.asarray(x, dtype=float)
-    return np.fromiter(map(math.exp, xs.ravel().tolist()), dtype=float, count=xs.size).reshape(xs.shape)
+    return _by_c_library(math.exp, x)
 
 
 def atan2(y: np.ndarray | float, x: np.ndarray | float) -> np.ndarray:
     """Return the angle of (x, y) elementwise, by the C library's atan2."""
-    ys, xs = np.broadcast_arrays(np.asarray(y, dtype=float), np.asarray(x, dtype=float))
-    angles = map(math.atan2, ys.ravel().tolist(), xs.ravel().tolist())
-    return np.fromiter(angles, dtype=float, count=ys.size).reshape(ys.shape)
+    return _by_c_library(math.atan2, y, x)
+
+
+def _by_c_library(function, *args: np.ndarray | float) -> np.ndarray:
+    """Return a scalar `math` function applied elementwise to its broadcast arguments."""
+    arrays = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in args))
+    values = map(function, *(a.ravel().tolist() for a in arrays))
+    return np.fromiter(values, dtype=float, count=arrays[0].size).reshape(arrays[0].shape)
 
 
 def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:

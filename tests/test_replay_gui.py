@@ -49,7 +49,7 @@ def shot(tmp_path_factory):
 
 def test_the_screenshot_handshake_tells_its_backdrops_from_an_undrawn_window():
     """A window not drawn yet is black, then PyBullet's lavender: neither may pass for the marker or the panel
-    (a looser test once saved a screenshot with no board)."""
+    (a looser test could, the likely cause of a screenshot with no board seen once in a test run)."""
     lit_panel, lit_marker = np.array([21, 24, 31]), np.array([214, 0, 214])  # as Mesa under Xvfb draws them
     assert gui._shows_panel(lit_panel) and gui._shows_marker(lit_marker)
     for undrawn in (np.zeros(3, int), np.array(PYBULLET_BACKGROUND)):
