@@ -112,6 +112,23 @@ def test_a_decision_rolls_at_most_its_samples_and_leaves_the_games_generator_alo
     assert request.rng.bit_generator.state == before  # the hand's draws are neither consumed nor seen
 
 
+def test_a_launch_rolls_search_launch_times_its_samples_and_a_ship_at_sea_its_samples(roller):
+    """R12: a ship leaving its port is given `search_launch` times the rolls (somaliland/players/README.md)."""
+    counting = CountingRoller(roller)
+    search = make_policy("search", counting, search_samples=8, search_launch=3, voyages=2)
+    requests = throw_requests(roller, 1)
+    launch = next(requests)
+    at_sea = next(r for r in requests if r.table.state.ship(r.ship).status is Status.AT_SEA)
+    assert launch.table.state.ship(launch.ship).status is Status.IN_PORT
+    search.survey(launch.table.world, launch.table.config)
+    for request, rolls in ((launch, 24), (at_sea, 8)):
+        counting.rolls = 0
+        search.throw(request.table, request.ship, request.rng)
+        assert counting.rolls == rolls
+    with pytest.raises(UsageError, match=r"search_launch = 0 is not allowed; expected an integer in \[1, 16\]"):
+        make_policy("search", roller, search_launch=0)
+
+
 @pytest.mark.parametrize("world", ["per_roll", "per_game"])
 def test_the_games_roller_is_never_rolled_by_a_decision_whatever_its_world(roller, monkeypatch, world):
     with make_roller(SimSettings(world=world)) as game_roller:

@@ -83,19 +83,31 @@ class SearchWeights:
 class Search(Strategy):
     """ev's contracts, routes and launches; throws chosen by simulated outcomes (see module docstring)."""
 
-    def __init__(self, *args: Any, samples: int, search_weights: SearchWeights = SearchWeights(),
+    def __init__(self, *args: Any, samples: int, launch: int = 1, search_weights: SearchWeights = SearchWeights(),
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.samples = samples
+        self.launch = launch
         self.search_weights = search_weights
 
     def __repr__(self) -> str:
-        return f"Search(samples={self.samples}, tumble={self.tumble})"
+        return f"Search(samples={self.samples}, launch={self.launch}, tumble={self.tumble})"
 
     @property
     def survey_key(self) -> tuple:
-        """What its choices depend on beyond the survey's own key (`survey.Thrower`): its samples and weights."""
-        return ("search", self.samples, self.search_weights)
+        """What its choices depend on beyond the survey's own key (`survey.Thrower`): its rolls and weights."""
+        return ("search", self.samples, self.launch, self.search_weights)
+
+    def budget(self, table: Table, ship_id: str) -> int:
+        """Return the physics rolls of a throw decision: `samples`, or `launch` times as many for a ship
+        launched from its port (R12).
+
+        A launch is the throw with the most at stake and the least room: the ship leaves a port, often into a
+        narrow sea beside its convoy, and a long launch that runs aground loses the round's first turn (R17).
+        Its candidates differ in risk more than their values differ, so a few rolls each mistake a lucky risky
+        throw for a good one (somaliland/players/README.md, the launches).
+        """
+        return self.samples * (self.launch if table.state.ship(ship_id).status is Status.IN_PORT else 1)
 
     def own_thrower(self) -> "Search":
         """Return itself: its survey is sailed with its own throws, so its draft, routes and launches price the
@@ -113,7 +125,8 @@ class Search(Strategy):
         """Return the candidate whose simulated outcomes are worth most, its scatter drawn from `rng` (the
         decision's own generator in a game, the leg's thinking branch in the survey)."""
         made = self.candidates(table, ship_id, ranked, model, rng)
-        seeds = rng.bit_generator.seed_seq.spawn(self.samples)  # sample j: the same draws for every candidate
+        budget = self.budget(table, ship_id)
+        seeds = rng.bit_generator.seed_seq.spawn(budget)  # sample j: the same draws for every candidate
         hand = ThrowSkill(math.degrees(self.spread.heading_sd), self.spread.speed_sd)
         scene = throw_scene(table.state, ship_id, table.world, table.config)
         roller = practice_world(self.roller, scene)
@@ -124,7 +137,7 @@ class Search(Strategy):
             return self.outcome_value(table, ship_id, s, roll)
 
         prior = worth(s, made, model, self.spread, self.weights, FINE)
-        return made[halving(prior, sampled, self.samples, self.search_weights.prior)]
+        return made[halving(prior, sampled, budget, self.search_weights.prior)]
 
     def candidates(self, table: Table, ship_id: str, ranked: list[Candidate], model: ThrowModel,
                    rng: np.random.Generator) -> list[Candidate]:
