@@ -33,8 +33,8 @@ TINY = Path(__file__).resolve().parents[1] / "maps" / "tiny.toml"
 WORLD = load(TINY)
 
 
-def setup(seed: int, samples: int = 8) -> GameSetup:
-    seats = (Seat("search", ThrowSkill(), (("search_samples", samples), ("voyages", 4))), Seat("ev"))
+def setup(seed: int, samples: int = 8, *more: tuple[str, int]) -> GameSetup:
+    seats = (Seat("search", ThrowSkill(), (("search_samples", samples), ("voyages", 4), *more)), Seat("ev"))
     return GameSetup(seed=seed, seats=seats, rules=RulesConfig(players=2, rounds=1), map_path=TINY,
                      record_paths=False)
 
@@ -191,6 +191,15 @@ def test_same_seed_same_record_and_the_record_verifies(tmp_path):
         second = play_game(setup(seed=4), WORLD, roller)
     assert first.events == second.events
     assert json.loads(path.read_text().splitlines()[0])["seats"][0]["params"] == {"search_samples": 8, "voyages": 4}
+    verdict = verify_record(path)
+    assert verdict.ok, verdict.message
+
+
+def test_a_game_whose_search_gives_launches_more_rolls_plays_through_and_verifies(tmp_path):
+    path = tmp_path / "game.jsonl"
+    with RecordWriter(path) as writer, make_roller() as roller:
+        result = play_game(setup(4, 8, ("search_launch", 2)), WORLD, roller, sink=writer)
+    assert any(e["kind"] == "launched" for e in result.events)
     verdict = verify_record(path)
     assert verdict.ok, verdict.message
 

@@ -83,23 +83,23 @@ class SearchWeights:
 class Search(Strategy):
     """ev's contracts, routes and launches; throws chosen by simulated outcomes (see module docstring)."""
 
-    def __init__(self, *args: Any, samples: int, launch: int = 1, search_weights: SearchWeights = SearchWeights(),
-                 **kwargs: Any) -> None:
+    def __init__(self, *args: Any, samples: int, launch_factor: int = 1,
+                 search_weights: SearchWeights = SearchWeights(), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.samples = samples
-        self.launch = launch
+        self.launch_factor = launch_factor  # not `launch`: that is the policy's launch decision (policy.py)
         self.search_weights = search_weights
 
     def __repr__(self) -> str:
-        return f"Search(samples={self.samples}, launch={self.launch}, tumble={self.tumble})"
+        return f"Search(samples={self.samples}, launch_factor={self.launch_factor}, tumble={self.tumble})"
 
     @property
     def survey_key(self) -> tuple:
         """What its choices depend on beyond the survey's own key (`survey.Thrower`): its rolls and weights."""
-        return ("search", self.samples, self.launch, self.search_weights)
+        return ("search", self.samples, self.launch_factor, self.search_weights)
 
     def budget(self, table: Table, ship_id: str) -> int:
-        """Return the physics rolls of a throw decision: `samples`, or `launch` times as many for a ship
+        """Return the physics rolls of a throw decision: `samples`, or `launch_factor` times as many for a ship
         launched from its port (R12).
 
         A launch is the throw with the most at stake and the least room: the ship leaves a port, often into a
@@ -107,7 +107,7 @@ class Search(Strategy):
         Its candidates differ in risk more than their values differ, so a few rolls each mistake a lucky risky
         throw for a good one (somaliland/players/README.md, the launches).
         """
-        return self.samples * (self.launch if table.state.ship(ship_id).status is Status.IN_PORT else 1)
+        return self.samples * (self.launch_factor if table.state.ship(ship_id).status is Status.IN_PORT else 1)
 
     def own_thrower(self) -> "Search":
         """Return itself: its survey is sailed with its own throws, so its draft, routes and launches price the

@@ -243,6 +243,6 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
 
         weights = SearchWeights(values["search_aground"], values["search_off_board"], values["search_sink"],
                                 values["search_rival"], values["search_prior"])
-        return Search(name, roller, samples=values["search_samples"], launch=values["search_launch"],
+        return Search(name, roller, samples=values["search_samples"], launch_factor=values["search_launch"],
                       search_weights=weights, **common)
     return Strategy(name, roller, **common)
