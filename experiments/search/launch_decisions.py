@@ -56,7 +56,8 @@ class LoggingSearch(Search):
 
     def throw(self, table, ship_id, rng):
         model, s, ranked = self.ranked(table, ship_id)
-        chosen = self.choose(table, ship_id, s, model, ranked, make_rng(decision_seed(rng, table.state, ship_id)))
+        chosen = self.choose(table, ship_id, s, model, ranked, make_rng(decision_seed(rng, table.state, ship_id)),
+                             self.budget(table, ship_id))
         self.seen += 1
         launch = table.state.ship(ship_id).status is Status.IN_PORT
         if launch or self.seen % self.every == 0:

@@ -95,17 +95,20 @@ class Search(Strategy):
 
     @property
     def survey_key(self) -> tuple:
-        """What its choices depend on beyond the survey's own key (`survey.Thrower`): its rolls and weights."""
-        return ("search", self.samples, self.launch_factor, self.search_weights)
+        """What its choices depend on beyond the survey's own key (`survey.Thrower`): its samples and weights (not
+        `launch_factor`: the survey's launches have `samples` rolls, `budget`)."""
+        return ("search", self.samples, self.search_weights)
 
     def budget(self, table: Table, ship_id: str) -> int:
-        """Return the physics rolls of a throw decision: `samples`, or `launch_factor` times as many for a ship
-        launched from its port (R12).
+        """Return the physics rolls of a game's throw decision: `samples`, or `launch_factor` times as many for a
+        ship launched from its port (R12).
 
         A launch is the throw with the most at stake and the least room: the ship leaves a port, often into a
         narrow sea beside its convoy, and a long launch that runs aground loses the round's first turn (R17).
         Its candidates differ in risk more than their values differ, so a few rolls each mistake a lucky risky
-        throw for a good one (somaliland/players/README.md, the launches).
+        throw for a good one (somaliland/players/README.md, the launches). The survey's throws (`choose` called
+        by the survey) keep `samples` rolls: sailed with more at its launches, the search's survey priced the
+        routes otherwise and its games went round Africa (the same README).
         """
         return self.samples * (self.launch_factor if table.state.ship(ship_id).status is Status.IN_PORT else 1)
 
@@ -118,14 +121,16 @@ class Search(Strategy):
         """Return the candidate throw whose simulated outcomes are worth most (module docstring)."""
         model, s, ranked = self.ranked(table, ship_id)
         own = make_rng(decision_seed(rng, table.state, ship_id))
-        return self.choose(table, ship_id, s, model, ranked, own).throw(model, ship_id, s.origin)
+        chosen = self.choose(table, ship_id, s, model, ranked, own, self.budget(table, ship_id))
+        return chosen.throw(model, ship_id, s.origin)
 
     def choose(self, table: Table, ship_id: str, s: Surroundings, model: ThrowModel, ranked: list[Candidate],
-               rng: np.random.Generator) -> Candidate:
+               rng: np.random.Generator, budget: int | None = None) -> Candidate:
         """Return the candidate whose simulated outcomes are worth most, its scatter drawn from `rng` (the
-        decision's own generator in a game, the leg's thinking branch in the survey)."""
+        decision's own generator in a game, the leg's thinking branch in the survey), in `budget` physics rolls
+        (`samples` unless given)."""
         made = self.candidates(table, ship_id, ranked, model, rng)
-        budget = self.budget(table, ship_id)
+        budget = budget or self.samples
         seeds = rng.bit_generator.seed_seq.spawn(budget)  # sample j: the same draws for every candidate
         hand = ThrowSkill(math.degrees(self.spread.heading_sd), self.spread.speed_sd)
         scene = throw_scene(table.state, ship_id, table.world, table.config)
