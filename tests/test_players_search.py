@@ -195,6 +195,19 @@ def test_same_seed_same_record_and_the_record_verifies(tmp_path):
     assert verdict.ok, verdict.message
 
 
+def test_search_launch_leaves_the_survey_alone(roller, monkeypatch, tmp_path):
+    """The survey's launches keep search_samples rolls: the option changes a game's launches and nothing else
+    (somaliland/players/README.md, pilot 14)."""
+    monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path))
+    config = RulesConfig(players=2, rounds=1)
+    plain = make_policy("search", roller, search_samples=8, voyages=2)
+    careful = make_policy("search", roller, search_samples=8, search_launch=4, voyages=2)
+    counted = CountingSearch(careful)
+    assert careful.survey_key == plain.survey_key
+    sailed = plain.survey(WORLD, config)
+    assert careful.survey(WORLD, config) is sailed and counted.calls == 0  # the same survey, not sailed again
+
+
 def test_a_game_whose_search_gives_launches_more_rolls_plays_through_and_verifies(tmp_path):
     path = tmp_path / "game.jsonl"
     with RecordWriter(path) as writer, make_roller() as roller:
