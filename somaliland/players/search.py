@@ -38,7 +38,9 @@ routes and launches by are those of its own throws (issue 21). That survey is de
 every throw of every voyage) and kept on disk between processes (`survey.stored_survey`).
 
 Strength is `samples`, the physics rolls per throw decision (the parameter `search_samples`, default and
-range in `strategies.OWN_PARAMS`): `samples // REPEATS` candidates, `REPEATS` rolls each on average.
+range in `strategies.OWN_PARAMS`): `samples // REPEATS` candidates, `REPEATS` rolls each on average. A game's
+launches (R12) may get `launch_factor` times the rolls (`search_launch`, default 1: twice as many picked better
+launches, decision by decision, but changed nothing measurable in 100 games; `budget`).
 Everything is measured on the map in play; nothing fits one board.
 """
 
