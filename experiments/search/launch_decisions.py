@@ -38,7 +38,7 @@ from somaliland.engine.setup import DEFAULT_MAP, GameSetup, seats_from  # noqa: 
 from somaliland.map import load  # noqa: E402
 from somaliland.players.aim import FINE, worth  # noqa: E402
 from somaliland.players.hand import ThrowSkill, execute  # noqa: E402
-from somaliland.players.search import Search, decision_seed, halving, practice_world  # noqa: E402
+from somaliland.players.search import Search, halving, practice_world  # noqa: E402
 from somaliland.players.strategies import make_policy  # noqa: E402
 from somaliland.rules import RulesConfig  # noqa: E402
 from somaliland.rules.game import throw_scene  # noqa: E402
@@ -54,23 +54,24 @@ class LoggingSearch(Search):
         self.__dict__.update(base.__dict__)
         self.extra, self.every, self.log, self.seen = rolls, every, log, 0
 
-    def throw(self, table, ship_id, rng):
-        model, s, ranked = self.ranked(table, ship_id)
-        chosen = self.choose(table, ship_id, s, model, ranked, make_rng(decision_seed(rng, table.state, ship_id)),
-                             self.budget(table, ship_id))
+    def choose(self, table, ship_id, s, model, ranked, rng, budget=None):
+        chosen = super().choose(table, ship_id, s, model, ranked, rng, budget)
+        if budget is None:  # the survey's throws (`Search.throw` always gives its budget)
+            return chosen
         self.seen += 1
         launch = table.state.ship(ship_id).status is Status.IN_PORT
         if launch or self.seen % self.every == 0:
-            self.log.append(self.measure(table, ship_id, s, model, ranked, rng, chosen, launch))
+            # the decision's candidates again, from a fresh generator of the decision's seed
+            made = self.candidates(table, ship_id, ranked, model, make_rng(rng.bit_generator.seed_seq))
+            self.log.append(self.measure(table, ship_id, s, model, made, chosen, launch))
             d = self.log[-1]
             means = d["V"].mean(1)
             print(f"decision {len(self.log)}: {'launch' if launch else 'at sea'} {ship_id}, chosen {d['chosen']} "
                   f"(value {means[d['chosen']]:.3f}, aground {d['A'][d['chosen']].mean():.2f}); best {means.max():.3f}",
                   flush=True)
-        return chosen.throw(model, ship_id, s.origin)
+        return chosen
 
-    def measure(self, table, ship_id, s, model, ranked, rng, chosen, launch) -> dict:
-        made = self.candidates(table, ship_id, ranked, model, make_rng(decision_seed(rng, table.state, ship_id)))
+    def measure(self, table, ship_id, s, model, made, chosen, launch) -> dict:
         hand = ThrowSkill(math.degrees(self.spread.heading_sd), self.spread.speed_sd)
         scene = throw_scene(table.state, ship_id, table.world, table.config)
         roller = practice_world(self.roller, scene)
