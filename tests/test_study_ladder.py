@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from somaliland.study.ladder import ladder_rows, ladder_table, rated
+from somaliland.study.ladder import aground_rows, aground_table, ladder_rows, ladder_table, rated
 
 
 def _table(games: int = 100, search_wins: int = 40):
@@ -51,3 +51,33 @@ def test_a_share_stays_within_0_and_1():
     table.loc[table.seat == 0, "fulfilled"] = [3, 3, 1]  # 7 of 9: a normal interval would reach above 100%
     search = next(r for r in ladder_rows(table) if r["strategy"] == "search")
     assert search["fulfilled"][0] == pytest.approx(7 / 9) and search["fulfilled"][2] == 1.0
+
+
+def _split(table):
+    """Add the groundings split: of 10 throws, search throws 5 on the full-value route and launches 2 (its one
+    grounding a launch on that route); ev throws 4 on it and launches 3 (both groundings on it, one at launch)."""
+    search = table.seat == 0
+    return table.assign(throws_full=search.map({True: 5, False: 4}), groundings_full=search.map({True: 1, False: 2}),
+                        launches=search.map({True: 2, False: 3}), groundings_launch=1)
+
+
+def test_groundings_split_by_route_and_launch_R8_R12_R17():
+    rows = {r["strategy"]: r for r in aground_rows(_split(_table()))}
+    search, ev = rows["search"], rows["ev"]
+    assert search["full"][0][0] == pytest.approx(1 / 5) and search["full"][1] == 500
+    assert search["half"][0][0] == pytest.approx(0.0) and search["half"][1] == 500
+    assert ev["full"][0][0] == pytest.approx(2 / 4) and ev["half"][0][0] == pytest.approx(0.0)
+    assert search["launch"][0][0] == pytest.approx(1 / 2) and ev["launch"][0][0] == pytest.approx(1 / 3)
+    assert search["other"][0][0] == pytest.approx(0.0) and ev["other"][0][0] == pytest.approx(1 / 7)
+    assert ev["other"][1] == 2100  # 7 throws of each of 3 seats in 100 games
+
+
+def test_groundings_split_leaves_out_games_without_its_columns():
+    table = _split(_table())
+    table = table.astype({c: float for c in ("throws_full", "groundings_full", "launches", "groundings_launch")})
+    table.loc[table.game < 40, ["throws_full", "groundings_full", "launches", "groundings_launch"]] = float("nan")
+    rows = aground_rows(table)
+    assert {r["games"] for r in rows} == {60}
+    lines = aground_table(table)
+    assert "the full-value route" in lines[0] and lines[2].startswith("| seat.0.strategy=search | ev | 60 | 50.0 [")
+    assert aground_table(_table()) == []  # played before the split columns existed

@@ -5,12 +5,19 @@ seats): win rate per seat, points per game, groundings per move (throws aground 
 (contracts fulfilled per contract taken, R9) and CPU seconds per throw decision. Games are the independent
 units: a rate over several seats of one game, or a ratio of per-game totals, takes its interval over games
 (`stats.ratio_ci`, the ratio estimator); a single seat's win rate takes Wilson's.
+
+`aground_table` splits each strategy's groundings per move by where its ships sailed: on the map's full-value
+route(s) and on the others (R8), and launching throws (R12) against all others. A strategy that sails the
+riskier route more runs aground more often per move without throwing worse; these rates tell the two apart.
+They need the players-table columns `throws_full`, `groundings_full`, `launches` and `groundings_launch`
+(games played since 2026-11-28; older games are left out and the table says how many games it rests on).
 """
 
 from __future__ import annotations
 
 import math
 
+from somaliland.study.routenames import kind_name
 from somaliland.study.stats import mean_ci, ratio_ci, wilson
 
 TIMED = "throw_cpu_s"  # the players-table column the ladder needs (study/worker.py times each seat's decisions)
@@ -68,4 +75,43 @@ def ladder_table(players) -> list[str]:
                      f"{_ci(*r['win'], scale=100)} ({fair:.0f}) | {_ci(*r['points'])} | "
                      f"{_ci(*r['aground'], scale=100)} | {_ci(*r['fulfilled'], scale=100)} | "
                      f"{_ci(*r['cpu'], digits=3)} |")
+    return lines
+
+
+SPLIT = ("throws_full", "groundings_full", "launches", "groundings_launch")  # the columns `aground_table` reads
+
+
+def aground_rows(players) -> list[dict]:
+    """Return groundings per move split by route kind and by launching, per cell and strategy, each rate as
+    (value, low, high) over games, with its throws; only games whose rows have the split columns count."""
+    if players.empty or not set(SPLIT) <= set(players.columns):
+        return []
+    players = players[players[list(SPLIT)].notna().all(axis=1)]
+    rows = []
+    for (cell, label), at_table in players.groupby(["cell", "cell_label"], sort=True):
+        for strategy, seats in at_table.groupby("strategy", sort=True):
+            g = seats.groupby("game")[["groundings", "throws", *SPLIT]].sum()
+            parts = {"full": (g.groundings_full, g.throws_full),
+                     "half": (g.groundings - g.groundings_full, g.throws - g.throws_full),
+                     "launch": (g.groundings_launch, g.launches),
+                     "other": (g.groundings - g.groundings_launch, g.throws - g.launches)}
+            row = {"cell": int(cell), "label": label, "strategy": strategy, "games": len(g)}
+            for name, (aground, throws) in parts.items():
+                row[name] = (_share(ratio_ci(aground, throws)) if throws.sum() else (math.nan,) * 3,
+                             int(throws.sum()))
+            rows.append(row)
+    return rows
+
+
+def aground_table(players, games=None) -> list[str]:
+    """Return the groundings split (`aground_rows`) as a Markdown table, or nothing when no game has it."""
+    rows = aground_rows(players) if rated(players) else []
+    if not rows:
+        return []
+    full, half = kind_name(games, True), kind_name(games, False)
+    lines = [f"| cell | strategy | games | aground per move on {full} % (throws) | on {half} % (throws) | "
+             "at launches % (throws) | at other throws % (throws) |", "|---|---|---|---|---|---|---|"]
+    for r in sorted(rows, key=lambda r: (r["cell"], r["strategy"])):
+        cells = " | ".join(f"{_ci(*r[k][0], scale=100)} ({r[k][1]:,})" for k in ("full", "half", "launch", "other"))
+        lines.append(f"| {r['label']} | {r['strategy']} | {r['games']} | {cells} |")
     return lines

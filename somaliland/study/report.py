@@ -12,7 +12,7 @@ from pathlib import Path
 from somaliland.study import figures
 from somaliland.study.answers import answers, by_seat, identical_seats, skill_columns, too_few_for_chi2
 from somaliland.study.answers import pct as _pct
-from somaliland.study.ladder import ladder_table
+from somaliland.study.ladder import aground_table, ladder_table
 from somaliland.study.stats import Balance, balance, fair_balance, holm
 from somaliland.study.store import journal_games, read_table, study_of
 
@@ -70,6 +70,13 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
         lines += ["## Ladder", "", "Each strategy at each table (cell), rated with 95% intervals over games "
                   "(somaliland/study/ladder.py); the CPU per throw decision is the seat's own deciding.", "",
                   *ladder, ""]
+        split = aground_table(players, games)
+        if split:
+            lines += ["Where each strategy ran aground (R17): groundings per move of its ships on each kind of "
+                      "route (R8) and at launching throws (R12) against all others, 95% intervals over games. "
+                      "A strategy that sails the riskier route more runs aground more per move without "
+                      "throwing worse; these rates tell the two apart. They rest on the games played since "
+                      "the columns existed (2026-11-28).", "", *split, ""]
     lines += ["## Balance measures", "", *_balance_table(cells), ""]
     lines += ["## Figures", ""]
     for title_, path, n, note in drawn:

@@ -42,6 +42,9 @@ def game_tables(events: Sequence[Stamped], world: Map) -> dict[str, list[dict[st
     where: dict[str, tuple[float, float]] = {}  # each ship's last rest position
     sailing: dict[str, tuple[str, str]] = {}  # ship -> (route, direction) since launched
     carries: dict[str, str] = {}  # ship -> card it carries this round
+    full_route: dict[str, bool] = {}  # ship -> whether its plan this round sails a full-value route (R8)
+    thrown = ""  # the ship of the last throw
+    launching = False  # whether the last throw launched its ship (R12)
     contracts: dict[tuple[int, int, str], dict[str, Any]] = {}
     captures: list[dict[str, Any]] = []
     leaders: list[frozenset[int]] = []
@@ -63,19 +66,28 @@ def game_tables(events: Sequence[Stamped], world: Map) -> dict[str, list[dict[st
                     card = str(plan.card)
                     contracts[(rnd, seat, card)] = _contract(rnd, seat, plan, world, fleet)
                     per_seat[seat][f"taken_{_route_kind(plan.route, world)}"] += 1
-                    for ship in plan.ships:
+                    for k, ship in enumerate(plan.ships):
                         carries[ship] = card
-            case Thrown(seat=seat, result=result):
+                        route = plan.ship_routes[k] if plan.ship_routes else plan.route
+                        full_route[ship] = world.route(route).full_value
+            case Thrown(seat=seat, ship=ship, result=result):
                 throws += 1
                 per_seat[seat]["throws"] += 1
+                per_seat[seat]["throws_full"] += full_route.get(ship, False)
+                thrown, launching = ship, False
                 for rest in (result.thrown, *result.moved):
                     where[rest.name] = rest.position[:2]
             case Replaced(ship=ship, at=at) | Released(ship=ship, at=at):
                 where[ship] = at
             case Launched(ship=ship, route=route, direction=direction):
                 sailing[ship] = (route, direction)
+                if ship == thrown:
+                    launching = True
+                    per_seat[seat_of(ship)]["launches"] += 1
             case Grounded(ship=ship):
                 per_seat[seat_of(ship)]["groundings"] += 1
+                per_seat[seat_of(ship)]["groundings_full"] += full_route.get(ship, False)
+                per_seat[seat_of(ship)]["groundings_launch"] += launching and ship == thrown
             case Collision(causer=causer):
                 per_seat[seat_of(causer)]["collisions_caused"] += 1
             case Sunk(ship=ship):
@@ -111,6 +123,8 @@ def game_tables(events: Sequence[Stamped], world: Map) -> dict[str, list[dict[st
             "taken": c["taken"], "taken_full": c["taken_full"], "taken_half": c["taken_half"],
             "fulfilled": row.fulfilled, "captures": c["captures"], "sunk": c["sunk"],
             "groundings": c["groundings"], "collisions_caused": c["collisions_caused"], "throws": c["throws"],
+            "throws_full": c["throws_full"], "groundings_full": c["groundings_full"], "launches": c["launches"],
+            "groundings_launch": c["groundings_launch"],
         })
     for row in contracts.values():
         row["strategy"] = seats[row["seat"]]["strategy"]
