@@ -66,6 +66,44 @@ class KeptWorld:
         return (scene.board is self.board or scene.board == self.board) and scene.materials == self.materials
 
 
+class StepClock:
+    """CPU seconds spent in Bullet's `stepSimulation`, and the steps taken, while `step_clock` is on: what a
+    benchmark reports as the physics floor of a game (nothing else of a roll counted)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.steps = 0
+
+    def timed(self, step):
+        """Return `step` wrapped so each call adds its CPU time and one step (the wrapper adds about 1 us)."""
+        import time
+
+        clock = time.process_time
+
+        def timed_step() -> None:
+            t = clock()
+            step()
+            self.seconds += clock() - t
+            self.steps += 1
+
+        return timed_step
+
+
+_clock: StepClock | None = None
+
+
+@contextmanager
+def step_clock():
+    """Time Bullet's steps in the rolls begun while this is on (one process, one clock at a time): yields the
+    `StepClock`. The steps and their results are the same as without it."""
+    global _clock
+    _clock = StepClock()
+    try:
+        yield _clock
+    finally:
+        _clock = None
+
+
 class Calls:
     """pybullet's functions a roll's stepping loop calls thousands of times, for one client, to be called
     positionally with `client` last: `pose(uid, client)`, `velocity(uid, client)`, `contact_points(a, b, ALL_LINKS,
@@ -81,6 +119,8 @@ class Calls:
     def __init__(self, p: bullet_client.BulletClient) -> None:
         self.client: int = p._client  # the id BulletClient passes as physicsClientId
         self.step = partial(pybullet.stepSimulation, self.client)
+        if _clock is not None:  # a benchmark asked for the physics floor (`step_clock`)
+            self.step = _clock.timed(self.step)
         self.pose = pybullet.getBasePositionAndOrientation
         self.velocity = pybullet.getBaseVelocity
         self.contact_points = pybullet.getContactPoints

@@ -88,7 +88,9 @@ def test_bench_game_at_another_step_rate_reports_it():
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert (data["rate_hz"], data["solver_iterations"], data["world"]) == (480, 50, "per_game")
-    assert data["median_cpu_s"] > 0
+    assert data["median_cpu_s"] > 0 and data["warm_up_cpu_s"] > 0
+    stepping = data["stepping"]  # the physics floor: Bullet's steps of one more game, timed
+    assert stepping["steps"] > 0 and 0 < stepping["step_cpu_s"] < stepping["game_cpu_s"]
 
 
 def test_bench_game_rejects_a_step_rate_the_path_samples_do_not_divide():

@@ -133,3 +133,18 @@ def test_calibration_rolls_on_its_own_roller_when_the_games_keep_a_world(monkeyp
         assert calls == []
         calibration.calibrate(per_roll, CUBE.size[0], CUBE.mass)
         assert len(calls) == calibration.SAMPLE_ROLLS and set(calls) == {per_roll}
+
+
+def test_the_step_clock_times_bullets_steps_and_changes_no_roll():
+    """`step_clock` (what `bench game` reports as the physics floor) counts every step a roll takes and leaves the
+    roll's result as it is, bit for bit."""
+    from physics.world import step_clock
+
+    scene = midgame_scene(WORLD.board(), CUBE)
+    throws = midgame_throws(CUBE, 3, seed=5)
+    with make_roller(SimSettings()) as roller:
+        plain = [roller.roll(scene, t) for t in throws]
+        with step_clock() as clock:
+            timed = [roller.roll(scene, t) for t in throws]
+    assert timed == plain
+    assert clock.steps == sum(r.steps for r in plain) and clock.seconds > 0

@@ -173,6 +173,7 @@ def run_game(args: argparse.Namespace) -> int:
     import time
 
     from physics import SimSettings, make_roller
+    from physics.world import step_clock
     from somaliland.engine.loop import play_game
     from somaliland.engine.setup import GameSetup
 
@@ -180,6 +181,9 @@ def run_game(args: argparse.Namespace) -> int:
     settings = SimSettings(**_physics_overrides(args))
     cpu, throws = [], []
     with make_roller(settings) as roller:  # one for all the games: each game's setup says these settings
+        t0 = time.process_time()  # a warm-up game, not counted: a process's first game also surveys the map
+        play_game(GameSetup(seed=args.seed + args.games, seats=seats, rules=rules, physics=settings), world, roller)
+        warm_up = time.process_time() - t0
         for k in range(args.games):
             setup = GameSetup(seed=args.seed + k, seats=seats, rules=rules, physics=settings)
             t0 = time.process_time()
@@ -190,20 +194,31 @@ def run_game(args: argparse.Namespace) -> int:
         profile.enable()
         play_game(GameSetup(seed=args.seed, seats=seats, rules=rules, physics=settings), world, roller)
         profile.disable()
+        with step_clock() as clock:  # the first game again, Bullet's steps timed: the floor at this fidelity
+            t0 = time.process_time()
+            play_game(GameSetup(seed=args.seed, seats=seats, rules=rules, physics=settings), world, roller)
+            clocked = time.process_time() - t0
     areas = _profile_areas(pstats.Stats(profile))
     out = {"games": args.games, "median_cpu_s": round(statistics.median(cpu), 3),
            "min_cpu_s": round(min(cpu), 3), "max_cpu_s": round(max(cpu), 3),
-           "median_throws": statistics.median(throws), "target_cpu_s": 0.35, "rate_hz": settings.rate_hz,
+           "median_throws": statistics.median(throws), "warm_up_cpu_s": round(warm_up, 3), "target_cpu_s": 0.35, "rate_hz": settings.rate_hz,
            "solver_iterations": settings.solver_iterations, "world": settings.world, "fidelity": settings.fidelity,
-           "profile_share": areas}
+           "profile_share": areas,
+           "stepping": {"game_cpu_s": round(clocked, 3), "step_cpu_s": round(clock.seconds, 3), "steps": clock.steps,
+                        "us_per_step": round(1e6 * clock.seconds / max(clock.steps, 1), 2)}}
     if args.json:
         print(json.dumps(out))
         return 0
     print(f"{args.games} four-player games on {world.name}: median {out['median_cpu_s']} CPU s per game "
           f"(min {out['min_cpu_s']}, max {out['max_cpu_s']}; issue 17's target 0.35), "
-          f"median {out['median_throws']} throws")
+          f"median {out['median_throws']} throws; after a warm-up game of {out['warm_up_cpu_s']} CPU s (a process's first "
+          f"game also surveys the map for its players)")
     if settings != SimSettings():
         print(_physics_note(settings))
+    st = out["stepping"]
+    print(f"Bullet's stepping alone (seed {args.seed} again, its steps timed): {st['step_cpu_s']} of the game's "
+          f"{st['game_cpu_s']} CPU s ({st['steps']} steps, {st['us_per_step']} us a step): at these physics settings "
+          f"no game of these throws costs less on this machine")
     print("where one game's time goes:")
     for area, share in areas.items():
         print(f"  {area:<42} {share:6.1%}")
