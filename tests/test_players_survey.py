@@ -20,6 +20,7 @@ from somaliland.players.aim import Spread
 from somaliland.players.hazards import AimWeights
 from somaliland.players.survey import (CONVOY, LegSurvey, convoy_runs, convoy_size, leg_seed, map_digest, measured_odds,
                                        sea_rules, survey)
+from somaliland.errors import UsageError
 from somaliland.rules import RulesConfig
 from test_players_calibration import CountingRoller
 
@@ -74,6 +75,22 @@ def test_each_map_gets_its_own_survey(roller):
     assert map_digest(world()) != map_digest(straits(world()))
     assert plain.legs != narrowed.legs
     assert leg_seed(map_digest(world()), "somalia", N).entropy != leg_seed(map_digest(world()), "somalia", S).entropy
+
+
+def test_another_survey_draw_sails_other_hands_on_the_same_map(roller):
+    """`survey_draw` (a parameter of every strategy): draw 0 is the survey every player sails; another draw
+    seeds the same legs from the map's digest plus "|drawN", so its voyages scatter otherwise."""
+    from somaliland.players.strategies import make_policy
+    from somaliland.players.survey import survey_digest
+
+    default = survey(roller, world(), config(), voyages=2, **AIM)
+    assert survey(roller, world(), config(), voyages=2, draw=0, **AIM) is default
+    other = survey(roller, world(), config(), voyages=2, draw=1, **AIM)
+    assert other.legs != default.legs
+    assert (survey_digest(world()), survey_digest(world(), 2)) == (map_digest(world()), map_digest(world()) + "|draw2")
+    assert make_policy("ev", roller, survey_draw=1, voyages=2).survey_draw == 1
+    with pytest.raises(UsageError, match="survey_draw = -1"):
+        make_policy("ev", roller, survey_draw=-1)
 
 
 def test_the_survey_reads_the_maps_geometry_not_its_files_text(tmp_path):

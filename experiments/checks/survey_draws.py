@@ -2,8 +2,9 @@
 
 A survey (somaliland/players/survey.py) is deterministic: its voyages draw their hands' scatter from seeds made
 of the map's geometry digest and the leg, so a map always gets the same survey, and every game of every study
-plans by that one draw. This check sails the survey of a strategy again with seeds from the digest plus a
-suffix ("|draw1", "|draw2", ...: the same map and rules, other draws; draw 0 is the real one) and prints, per
+plans by that one draw. This check sails the survey of a strategy again with its parameter `survey_draw` = 1, 2,
+... (seeds from the digest plus a suffix "|draw1", "|draw2", ...: the same map and rules, other draws; draw 0 is
+the one every player sails) and prints, per
 leg, the share of convoy ships arriving within the round, the share of lone voyages arriving, and the lone
 voyages' groundings per throw, with their mean and standard deviation over the draws.
 
@@ -23,7 +24,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import somaliland.players.survey as survey  # noqa: E402
 from physics import make_roller  # noqa: E402
 from somaliland.engine.setup import DEFAULT_MAP  # noqa: E402
 from somaliland.map import load  # noqa: E402
@@ -39,19 +39,16 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
     world, config = load(args.map), RulesConfig(players=args.players)
-    real = survey.map_digest
     legs: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
     with make_roller() as roller:
         for k in range(args.draws):
-            survey.map_digest = lambda w, k=k: real(w) + (f"|draw{k}" if k else "")
-            sailed = make_policy(args.strategy, roller).survey(world, config)
+            sailed = make_policy(args.strategy, roller, survey_draw=k).survey(world, config)
             line = []
             for leg in sailed.legs:
                 legs.setdefault((leg.route, leg.direction.value), []).append(
                     (leg.convoy_share, leg.within_limit, leg.aground_rate))
                 line.append(f"{leg.route} {leg.direction.value} {leg.convoy_share:.2f}")
             print(f"draw {k}: convoy share arriving: " + ", ".join(line), flush=True)
-    survey.map_digest = real
     print(f"\n{args.strategy}'s survey of {world.name}, {args.draws} draws: mean (standard deviation)")
     print("| leg | convoy ships arriving | lone voyages arriving | lone groundings per throw |")
     print("|---|---|---|---|")

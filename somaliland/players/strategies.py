@@ -46,7 +46,8 @@ class Strategy:
     """A policy built from a route preference, a ransom aversion and aim weights (see module docstring)."""
 
     def __init__(self, name: str, roller: Roller, *, prefer: str, ransom_aversion: float, weights: AimWeights,
-                 outlook: Outlook, spread: Spread, tumble: float, rolls: int, voyages: int = VOYAGES) -> None:
+                 outlook: Outlook, spread: Spread, tumble: float, rolls: int, voyages: int = VOYAGES,
+                 survey_draw: int = 0) -> None:
         self.name = name
         self.roller = roller
         self.prefer = prefer  # "safe", "full" or "any"
@@ -57,6 +58,7 @@ class Strategy:
         self.tumble = tumble
         self.rolls = rolls  # lookahead budget: physics rolls per throw decision
         self.voyages = voyages  # the survey's lone voyages per leg
+        self.survey_draw = survey_draw  # which draw of the survey's voyages (0: every player's; survey.py)
         # the last survey and throw model asked for, by the identity of the map and rules they were asked for: a
         # game asks at every decision, and the process-wide caches' keys are dear to hash
         self._surveyed: tuple[Map, RulesConfig, Survey] | None = None
@@ -78,7 +80,8 @@ class Strategy:
         if last is None or last[0] is not world or last[1] is not config:
             last = self._surveyed = (world, config, survey(self.roller, world, config, spread=self.spread,
                                                            weights=self.weights, tumble=self.tumble,
-                                                           voyages=self.voyages, thrower=self.own_thrower()))
+                                                           voyages=self.voyages, thrower=self.own_thrower(),
+                                                           draw=self.survey_draw))
         return last[2]
 
     def own_thrower(self) -> Thrower | None:
@@ -163,6 +166,7 @@ PARAMS: dict[str, tuple[type, float, float, Any]] = {  # name: (type, low, high,
     "speed_sd": (float, 0.0, 1.0, 0.10),  # the relative speed scatter the aim plans for
     "rolls": (int, 0, MAX_ROLLS, 0),  # lookahead budget: physics rolls per throw decision
     "voyages": (int, 2, 1000, VOYAGES),  # the survey's lone voyages per leg (survey.py)
+    "survey_draw": (int, 0, 1_000_000, 0),  # which draw of the survey's voyages (0: every player's; survey.py)
     "rival_ships_per_route": (float, 0.0, 24.0, _DEFAULT.rival_ships_per_route),  # before rivals plan
     "ship_cost": (float, 0.0, 100.0, _DEFAULT.ship_cost),  # points a ship at sea costs (crowding)
     "ransom_aversion": (float, 0.0, 10.0, 1.0),  # 0: ransom does not count, 1: at face value
@@ -212,7 +216,7 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
     Args:
         name: one of `STRATEGIES` (cautious, bold, ev, search).
         roller: the physics roller the policy calibrates its throws with (and looks ahead with).
-        params: any of `PARAMS`: tumble, heading_sd_deg, speed_sd, rolls, voyages, rival_ships_per_route,
+        params: any of `PARAMS`: tumble, heading_sd_deg, speed_sd, rolls, voyages, survey_draw, rival_ships_per_route,
             ship_cost, ransom_aversion, and the strategy's own (`OWN_PARAMS`: search_samples, search_launch and
             the search_* weights for search);
             unset ones take the strategy's defaults.
@@ -237,7 +241,8 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
     common = dict(prefer=base["prefer"], ransom_aversion=values["ransom_aversion"], weights=base["weights"],
                   outlook=Outlook(values["rival_ships_per_route"], values["ship_cost"]),
                   spread=Spread(math.radians(values["heading_sd_deg"]), values["speed_sd"]),
-                  tumble=values["tumble"], rolls=values["rolls"], voyages=values["voyages"])
+                  tumble=values["tumble"], rolls=values["rolls"], voyages=values["voyages"],
+                  survey_draw=values["survey_draw"])
     if name == "search":
         from somaliland.players.search import Search, SearchWeights  # it builds on Strategy, defined here
 

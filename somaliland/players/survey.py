@@ -269,7 +269,7 @@ def measured_odds(remaining: tuple[float, ...] | list[float], made_good: tuple[f
 
 
 def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, weights: AimWeights,
-           tumble: float, voyages: int = VOYAGES, thrower: Thrower | None = None) -> Survey:
+           tumble: float, voyages: int = VOYAGES, thrower: Thrower | None = None, draw: int = 0) -> Survey:
     """Return the survey of this map for a player of this aim and hand model (sailed on first use, then cached).
 
     Args:
@@ -284,9 +284,12 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
         thrower: a player whose throws are its own choices, not the aim's best (the search): every voyage,
             lone and in convoy, is thrown as it would throw. Its surveys cost as many physics rolls per throw
             as it makes per decision, so they are also kept on disk (`stored_survey`).
+        draw: which draw of the voyages' scatter (0, the default: the one every player sails; `survey_digest`).
+            A survey is one draw, and what it measures moves between draws (experiments/README, Findings): another
+            draw shows how much an answer owes to it.
     """
     at_sea = sea_rules(config)
-    key = (map_digest(world), at_sea, spread, weights, tumble, practice_settings(roller.settings), voyages)
+    key = (survey_digest(world, draw), at_sea, spread, weights, tumble, practice_settings(roller.settings), voyages)
     if thrower is not None:
         key += (thrower.survey_key,)
     if key in _CACHE:
@@ -295,7 +298,7 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
     with _sailing_alone(kept):  # one process sails it, the others wait and read it
         found = stored_survey(kept)
         if found is None:
-            found = _sail(roller, world, at_sea, spread, weights, tumble, voyages, thrower)
+            found = _sail(roller, world, at_sea, spread, weights, tumble, voyages, thrower, draw)
             store_survey(kept, found)
         _CACHE[key] = found
     return _CACHE[key]
@@ -324,12 +327,12 @@ def _sailing_alone(path: Path | None) -> Iterator[None]:
 
 
 def _sail(roller: Roller, world: Map, at_sea: RulesConfig, spread: Spread, weights: AimWeights, tumble: float,
-          voyages: int, thrower: Thrower | None) -> Survey:
+          voyages: int, thrower: Thrower | None, draw: int = 0) -> Survey:
     """Return the survey sailed under the rules at sea (lone voyages and convoys on every route), with its CPU."""
     started = time.process_time()
     model = calibrate(roller, at_sea.die_size, at_sea.die_mass, tumble=tumble)
     with practice_roller(roller) as own:  # full physics whatever the game's fidelity
-        sailor = _Sailor(own, world, at_sea, model, spread, weights, thrower)
+        sailor = _Sailor(own, world, at_sea, model, spread, weights, thrower, survey_digest(world, draw))
         lone = {(r.name, d): sailor.lone(r, d, voyages) for r in world.routes for d in Direction}
         convoys = {r.name: sailor.convoys(r, convoy_size(voyages), convoy_runs(voyages),
                                           {d: lone[r.name, d].odds(None) for d in Direction})
@@ -448,6 +451,12 @@ def map_digest(world: Map) -> str:
     return world.geometry_digest
 
 
+def survey_digest(world: Map, draw: int = 0) -> str:
+    """Return the digest a survey's voyages are seeded by: the map's (`map_digest`) for draw 0, and with a suffix
+    "|drawN" for another draw of the same map (other hands' scatter, the same map and rules)."""
+    return map_digest(world) if draw == 0 else f"{map_digest(world)}|draw{draw}"
+
+
 def leg_seed(digest: str, route: str, direction: Direction | None) -> np.random.SeedSequence:
     """Return the seed of one leg's lone voyages (or, direction None, of a route's convoys): from the map's
     digest and the leg, never the game's generator."""
@@ -498,8 +507,9 @@ class _Sailor:
     """Sails voyages on one map under one set of rules, for one aim and hand model."""
 
     def __init__(self, roller: Roller, world: Map, config: RulesConfig, model: ThrowModel, spread: Spread,
-                 weights: AimWeights, thrower: Thrower | None = None) -> None:
+                 weights: AimWeights, thrower: Thrower | None = None, digest: str | None = None) -> None:
         self.roller, self.world, self.config, self.model = roller, world, config, model
+        self.digest = map_digest(world) if digest is None else digest  # what its legs' seeds are made from
         self.spread, self.weights = spread, weights
         self.hand = ThrowSkill(math.degrees(spread.heading_sd), spread.speed_sd)
         self.thrower = thrower
@@ -513,7 +523,7 @@ class _Sailor:
 
     def lone(self, route: Route, direction: Direction, voyages: int) -> _Log:
         """Return the log of `voyages` lone voyages on a leg, each aimed with the odds measured before it."""
-        seed = leg_seed(map_digest(self.world), route.name, direction)
+        seed = leg_seed(self.digest, route.name, direction)
         rng = make_rng(seed)
         self._think_on(seed)
         log, prior = _Log(), prior_odds(self.model)
@@ -555,7 +565,7 @@ class _Sailor:
 
     def convoys(self, route: Route, size: int, runs: int, odds: dict[Direction, LegOdds]) -> dict[Direction, _Log]:
         """Return, per leg, the log of `runs` convoys of `size` ships each way on the route."""
-        seed = leg_seed(map_digest(self.world), route.name, None)
+        seed = leg_seed(self.digest, route.name, None)
         rng = make_rng(seed)
         self._think_on(seed)
         logs = {d: _Log() for d in Direction}
