@@ -54,30 +54,32 @@ def test_a_share_stays_within_0_and_1():
 
 
 def _split(table):
-    """Add the groundings split: of 10 throws, search throws 5 on the full-value route and launches 2 (its one
-    grounding a launch on that route); ev throws 4 on it and launches 3 (both groundings on it, one at launch)."""
+    """Add the groundings split. Search: of 10 throws, 5 on the full-value route and 2 launches, its one grounding
+    its own launch on that route. ev: 4 on the full-value route and 3 launches; of its 2 groundings one is its
+    own throw at launch on that route, one a ship pushed aground by another's throw."""
     search = table.seat == 0
-    return table.assign(throws_full=search.map({True: 5, False: 4}), groundings_full=search.map({True: 1, False: 2}),
-                        launches=search.map({True: 2, False: 3}), groundings_launch=1)
+    return table.assign(throws_full=search.map({True: 5, False: 4}), launches=search.map({True: 2, False: 3}),
+                        aground_thrown=1, aground_thrown_full=1, aground_launch=1)
 
 
-def test_groundings_split_by_route_and_launch_R8_R12_R17():
+def test_groundings_split_by_route_launch_and_cause_R8_R12_R17_R18():
     rows = {r["strategy"]: r for r in aground_rows(_split(_table()))}
     search, ev = rows["search"], rows["ev"]
     assert search["full"][0][0] == pytest.approx(1 / 5) and search["full"][1] == 500
     assert search["half"][0][0] == pytest.approx(0.0) and search["half"][1] == 500
-    assert ev["full"][0][0] == pytest.approx(2 / 4) and ev["half"][0][0] == pytest.approx(0.0)
+    assert ev["full"][0][0] == pytest.approx(1 / 4) and ev["half"][0][0] == pytest.approx(0.0)
     assert search["launch"][0][0] == pytest.approx(1 / 2) and ev["launch"][0][0] == pytest.approx(1 / 3)
-    assert search["other"][0][0] == pytest.approx(0.0) and ev["other"][0][0] == pytest.approx(1 / 7)
+    assert search["other"][0][0] == pytest.approx(0.0) and ev["other"][0][0] == pytest.approx(0.0)
     assert ev["other"][1] == 2100  # 7 throws of each of 3 seats in 100 games
+    assert search["pushed"][0][0] == pytest.approx(0.0) and ev["pushed"][0][0] == pytest.approx(0.1)
 
 
 def test_groundings_split_leaves_out_games_without_its_columns():
-    table = _split(_table())
-    table = table.astype({c: float for c in ("throws_full", "groundings_full", "launches", "groundings_launch")})
-    table.loc[table.game < 40, ["throws_full", "groundings_full", "launches", "groundings_launch"]] = float("nan")
+    columns = ["throws_full", "launches", "aground_thrown", "aground_thrown_full", "aground_launch"]
+    table = _split(_table()).astype({c: float for c in columns})
+    table.loc[table.game < 40, columns] = float("nan")
     rows = aground_rows(table)
     assert {r["games"] for r in rows} == {60}
     lines = aground_table(table)
-    assert "the full-value route" in lines[0] and lines[2].startswith("| seat.0.strategy=search | ev | 60 | 50.0 [")
+    assert "the full-value route" in lines[0] and lines[2].startswith("| seat.0.strategy=search | ev | 60 | 25.0 [")
     assert aground_table(_table()) == []  # played before the split columns existed

@@ -75,23 +75,27 @@ def test_player_rows():
     assert red == {"seat": 0, "colour": "red", "order": 1, "strategy": "bold", "points": 26.0, "full": 30.0,
                    "half": 0.0, "ransom": 4.0, "place": 2, "winner": False, "win_share": 0.0, "taken": 1,
                    "taken_full": 1, "taken_half": 0, "fulfilled": 1, "captures": 1, "sunk": 0, "groundings": 0,
-                   "collisions_caused": 0, "throws": 1, "throws_full": 1, "groundings_full": 0, "launches": 1,
-                   "groundings_launch": 0}
+                   "collisions_caused": 0, "throws": 1, "throws_full": 1, "launches": 1, "aground_thrown": 0,
+                   "aground_thrown_full": 0, "aground_launch": 0}
     assert (green["order"], green["winner"], green["win_share"], green["taken"], green["groundings"],
             green["collisions_caused"], green["taken_half"]) == (0, True, 1.0, 1, 1, 1, 1)
 
 
-def test_groundings_are_split_by_route_kind_R8_and_by_launching_throws_R12_R17():
-    """Green's launching throw (round Africa, half value) runs aground; a later throw of a ship at sea that runs
-    aground counts as not launching, and a Gulf ship's grounding as on the full-value route."""
+def test_groundings_are_split_by_route_kind_R8_launching_throws_R12_and_cause_R17_R18():
+    """Green's launching throw (round Africa, half value) runs aground; a later throw of red's Gulf ship at sea
+    runs it aground (on the full-value route, not launching); then red's throw pushes green's ship aground (a
+    grounding of green's, but not by green's own throw)."""
     events = record()
-    later = at(1, 2, throw(0, rest("red-24", 0.0, 0.5)), Grounded("red-24", (0.0, 0.5)))
+    later = at(1, 2, throw(0, rest("red-24", 0.0, 0.5)), Grounded("red-24", (0.0, 0.5)),
+               throw(0, rest("red-6a", 0.0, 0.1), rest("green-24", 0.5, 0.95)), Launched("red-6a", "somalia", "north"),
+               Grounded("green-24", (0.5, 0.95)))
     events = events[:14] + later + events[14:]  # after turn 1, before the scoring
     red, green = game_tables(events, WORLD)["players"]
-    assert (red["throws"], red["throws_full"], red["launches"]) == (2, 2, 1)
-    assert (red["groundings"], red["groundings_full"], red["groundings_launch"]) == (1, 1, 0)
+    assert (red["throws"], red["throws_full"], red["launches"]) == (3, 3, 2)
+    assert (red["groundings"], red["aground_thrown"], red["aground_thrown_full"], red["aground_launch"]) == (1, 1, 1, 0)
     assert (green["throws"], green["throws_full"], green["launches"]) == (1, 0, 1)
-    assert (green["groundings"], green["groundings_full"], green["groundings_launch"]) == (1, 0, 1)
+    assert (green["groundings"], green["aground_thrown"], green["aground_thrown_full"], green["aground_launch"]) == (
+        2, 1, 0, 1)  # one by its own launch, one pushed by red's launch
 
 
 def relabelled():

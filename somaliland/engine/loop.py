@@ -57,7 +57,7 @@ class GameResult:
     winners: tuple[int, ...]
     throws: int
     told: list[Stamped]
-    lines: list[dict[str, Any]] | None = field(default=None, repr=False)
+    lines: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def events(self) -> list[dict[str, Any]]:

@@ -6,11 +6,13 @@ seats): win rate per seat, points per game, groundings per move (throws aground 
 units: a rate over several seats of one game, or a ratio of per-game totals, takes its interval over games
 (`stats.ratio_ci`, the ratio estimator); a single seat's win rate takes Wilson's.
 
-`aground_table` splits each strategy's groundings per move by where its ships sailed: on the map's full-value
-route(s) and on the others (R8), and launching throws (R12) against all others. A strategy that sails the
-riskier route more runs aground more often per move without throwing worse; these rates tell the two apart.
-They need the players-table columns `throws_full`, `groundings_full`, `launches` and `groundings_launch`
-(games played since 2026-11-28; older games are left out and the table says how many games it rests on).
+`aground_table` splits each strategy's groundings by cause and place: its own throws that ran their ship
+aground (R17) per throw on the map's full-value route(s) and on the others (R8), at launching throws (R12)
+against all other throws, and its ships pushed aground by any throw (R18) per throw of its own. A strategy that
+sails the riskier route more runs aground more often per move without throwing worse; these rates tell the two
+apart. They need the players-table columns `throws_full`, `launches`, `aground_thrown`, `aground_thrown_full`
+and `aground_launch` (games played since 2026-11-28; older games are left out and the table says how many
+games it rests on).
 """
 
 from __future__ import annotations
@@ -78,12 +80,12 @@ def ladder_table(players) -> list[str]:
     return lines
 
 
-SPLIT = ("throws_full", "groundings_full", "launches", "groundings_launch")  # the columns `aground_table` reads
+SPLIT = ("throws_full", "launches", "aground_thrown", "aground_thrown_full", "aground_launch")  # `aground_table`'s
 
 
 def aground_rows(players) -> list[dict]:
-    """Return groundings per move split by route kind and by launching, per cell and strategy, each rate as
-    (value, low, high) over games, with its throws; only games whose rows have the split columns count."""
+    """Return the groundings split (module docstring) per cell and strategy, each rate as (value, low, high) over
+    games with its throws; only games whose rows have the split columns count."""
     if players.empty or not set(SPLIT) <= set(players.columns):
         return []
     players = players[players[list(SPLIT)].notna().all(axis=1)]
@@ -91,10 +93,11 @@ def aground_rows(players) -> list[dict]:
     for (cell, label), at_table in players.groupby(["cell", "cell_label"], sort=True):
         for strategy, seats in at_table.groupby("strategy", sort=True):
             g = seats.groupby("game")[["groundings", "throws", *SPLIT]].sum()
-            parts = {"full": (g.groundings_full, g.throws_full),
-                     "half": (g.groundings - g.groundings_full, g.throws - g.throws_full),
-                     "launch": (g.groundings_launch, g.launches),
-                     "other": (g.groundings - g.groundings_launch, g.throws - g.launches)}
+            parts = {"full": (g.aground_thrown_full, g.throws_full),
+                     "half": (g.aground_thrown - g.aground_thrown_full, g.throws - g.throws_full),
+                     "launch": (g.aground_launch, g.launches),
+                     "other": (g.aground_thrown - g.aground_launch, g.throws - g.launches),
+                     "pushed": (g.groundings - g.aground_thrown, g.throws)}
             row = {"cell": int(cell), "label": label, "strategy": strategy, "games": len(g)}
             for name, (aground, throws) in parts.items():
                 row[name] = (_share(ratio_ci(aground, throws)) if throws.sum() else (math.nan,) * 3,
@@ -109,9 +112,10 @@ def aground_table(players, games=None) -> list[str]:
     if not rows:
         return []
     full, half = kind_name(games, True), kind_name(games, False)
-    lines = [f"| cell | strategy | games | aground per move on {full} % (throws) | on {half} % (throws) | "
-             "at launches % (throws) | at other throws % (throws) |", "|---|---|---|---|---|---|---|"]
+    lines = [f"| cell | strategy | games | own throws aground on {full} % (throws) | on {half} % (throws) | "
+             "at launches % (throws) | at other throws % (throws) | pushed aground by any throw, per own throw % |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in sorted(rows, key=lambda r: (r["cell"], r["strategy"])):
         cells = " | ".join(f"{_ci(*r[k][0], scale=100)} ({r[k][1]:,})" for k in ("full", "half", "launch", "other"))
-        lines.append(f"| {r['label']} | {r['strategy']} | {r['games']} | {cells} |")
+        lines.append(f"| {r['label']} | {r['strategy']} | {r['games']} | {cells} | {_ci(*r['pushed'][0], scale=100)} |")
     return lines

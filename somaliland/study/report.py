@@ -72,11 +72,12 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
                   *ladder, ""]
         split = aground_table(players, games)
         if split:
-            lines += ["Where each strategy ran aground (R17): groundings per move of its ships on each kind of "
-                      "route (R8) and at launching throws (R12) against all others, 95% intervals over games. "
-                      "A strategy that sails the riskier route more runs aground more per move without "
-                      "throwing worse; these rates tell the two apart. They rest on the games played since "
-                      "the columns existed (2026-11-28).", "", *split, ""]
+            lines += ["Where each strategy ran aground (R17): its own throws that ran their ship aground, per throw "
+                      "on each kind of route (R8) and at launching throws (R12) against all others, and its ships "
+                      "pushed aground by any throw (R18), 95% intervals over games. A strategy that sails the "
+                      "riskier route more runs aground more per move without throwing worse; these rates tell "
+                      "the two apart. They rest on the games played since the columns existed (2026-11-28).", "",
+                      *split, ""]
     lines += ["## Balance measures", "", *_balance_table(cells), ""]
     lines += ["## Figures", ""]
     for title_, path, n, note in drawn:
@@ -235,8 +236,9 @@ def _run_section(study, results: Path, manifest: dict, games, errors) -> list[st
              f"Seeds: {manifest['seed_scheme']}", "",
              f"Replay any game (full record, checked against the stored result): "
              f"`somaliland study replay {results} --cell C --game G --record game.jsonl`.", "",
-             "Open the results in pandas: `pandas.read_parquet(\"" + str(results) + "/players\")` "
-             "(also `contracts`, `captures`, `games`, `errors`).", ""]
+             "Open the results in pandas: `somaliland.study.read_table(\"" + str(results) + "\", \"players\")` "
+             "(also `contracts`, `captures`, `games`, `errors`; it reads every chunk, journal included, and keeps "
+             "columns that only later chunks have).", ""]
     if not games.empty:
         lines += [f"CPU per game: {games.cpu_s.mean():.2f} s on average.", ""]
     if len(errors):

@@ -59,6 +59,7 @@ def game_tables(events: Sequence[Stamped], world: Map) -> dict[str, list[dict[st
             case Deal():
                 rnd = stamped.round
                 carries.clear()
+                full_route.clear()
             case DraftPick(seat=seat, card=card) if card is not None:
                 per_seat[seat]["taken"] += 1
             case Planned(seat=seat, plans=plans):
@@ -84,10 +85,12 @@ def game_tables(events: Sequence[Stamped], world: Map) -> dict[str, list[dict[st
                 if ship == thrown:
                     launching = True
                     per_seat[seat_of(ship)]["launches"] += 1
-            case Grounded(ship=ship):
+            case Grounded(ship=ship):  # the thrown ship, or one its throw pushed onto land (R17, R18)
                 per_seat[seat_of(ship)]["groundings"] += 1
-                per_seat[seat_of(ship)]["groundings_full"] += full_route.get(ship, False)
-                per_seat[seat_of(ship)]["groundings_launch"] += launching and ship == thrown
+                if ship == thrown:
+                    per_seat[seat_of(ship)]["aground_thrown"] += 1
+                    per_seat[seat_of(ship)]["aground_thrown_full"] += full_route.get(ship, False)
+                    per_seat[seat_of(ship)]["aground_launch"] += launching
             case Collision(causer=causer):
                 per_seat[seat_of(causer)]["collisions_caused"] += 1
             case Sunk(ship=ship):
@@ -123,8 +126,8 @@ def game_tables(events: Sequence[Stamped], world: Map) -> dict[str, list[dict[st
             "taken": c["taken"], "taken_full": c["taken_full"], "taken_half": c["taken_half"],
             "fulfilled": row.fulfilled, "captures": c["captures"], "sunk": c["sunk"],
             "groundings": c["groundings"], "collisions_caused": c["collisions_caused"], "throws": c["throws"],
-            "throws_full": c["throws_full"], "groundings_full": c["groundings_full"], "launches": c["launches"],
-            "groundings_launch": c["groundings_launch"],
+            "throws_full": c["throws_full"], "launches": c["launches"], "aground_thrown": c["aground_thrown"],
+            "aground_thrown_full": c["aground_thrown_full"], "aground_launch": c["aground_launch"],
         })
     for row in contracts.values():
         row["strategy"] = seats[row["seat"]]["strategy"]
