@@ -12,7 +12,7 @@ import pytest
 from physics import DieRest, RollResult, Throw
 from somaliland.engine.events import Deal, Final, RoundEnd, Thrown, TurnBegun
 from somaliland.rules.events import Arrived, Fulfilled, Launched, Seized
-from somaliland.study.stats import ratio_ci
+from somaliland.study.stats import ratio_ci, share_ci, wilson
 from somaliland.study.tables import _pirate_turns
 from somaliland.tune.measures import Games, estimate
 
@@ -34,6 +34,24 @@ def test_ratio_ci_treats_games_as_the_units():
     half = 1.959963984540054 * math.sqrt(0.5) / (2 * math.sqrt(2))
     assert (r, low, high) == pytest.approx((0.75, 0.75 - half, 0.75 + half))
     assert math.isnan(ratio_ci([0, 0], [0, 0])[0])
+
+
+def test_a_share_of_counted_items_is_never_narrower_than_wilsons_nor_beyond_0_and_1():
+    # 1 of 2 contracts fulfilled in each of 4 games: no spread between games, yet 8 contracts are few
+    assert ratio_ci([1] * 4, [2] * 4)[1:] == (0.5, 0.5)
+    r, low, high = share_ci([1] * 4, [2] * 4)
+    assert r == 0.5 and (low, high) == pytest.approx(wilson(4, 8))
+    r, low, high = share_ci([2, 2, 1, 1], [2, 2, 2, 2])  # 6 of 8: the ratio estimator's reaches above 1
+    assert ratio_ci([2, 2, 1, 1], [2, 2, 2, 2])[2] > 1 and high == 1.0 and low == pytest.approx(wilson(6, 8)[0])
+    assert math.isnan(share_ci([0, 0], [0, 0])[0])
+
+
+def test_a_goal_value_inside_the_interval_is_consistent_never_met():
+    from somaliland.tune.spec import Goal
+
+    goal = Goal("value", 0.7, 0.7)
+    assert goal.verdict(0.625, 0.318, 0.932) == "consistent" and goal.verdict(0.5, 0.45, 0.55) == "missed"
+    assert Goal("range", 0.6, 0.8).verdict(0.7, 0.65, 0.75) == "met"
 
 
 def test_shares_of_contracts_and_turns():

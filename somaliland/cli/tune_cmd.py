@@ -37,7 +37,8 @@ def run_tune(args: argparse.Namespace) -> int:
     from somaliland.tune import load_tuning
     from somaliland.tune.evaluate import KeptPool
     from somaliland.tune.run import run_tuning
-    from somaliland.tune.report import label
+    from somaliland.tune.measures import Estimate
+    from somaliland.tune.report import fmt, goal_text, label
 
     tuning = load_tuning(args.tuning_file)
     out = args.out or args.tuning_file.resolve().parent / "results" / tuning.name
@@ -76,7 +77,9 @@ def run_tune(args: argparse.Namespace) -> int:
         print(f"chosen: trial {summary.chosen}: {data['values']}")
         for t in tuning.targets:
             row = data["validation"][t.name]
-            print(f"  {label(t)}: base {row['base'][0]:.4g}, chosen {row['chosen'][0]:.4g} "
-                  f"[{row['chosen'][1]:.4g}, {row['chosen'][2]:.4g}] {row['verdict']}")
+            b, c = (Estimate(*row[k], games=0) for k in ("base", "chosen"))
+            held = (t.goal.verdict(b.value, b.low, b.high), row["verdict"])
+            print(f"  {label(t)}, goal {goal_text(t)}: base {fmt(t, b)}" + (f" {held[0]}" if held[0] else "")
+                  + f", chosen {fmt(t, c)}" + (f" {held[1]}" if held[1] else ""))
     print(f"report: {summary.report}")
     return 0

@@ -4,7 +4,8 @@ One row per cell and strategy at its table (the seats playing it, e.g. one `sear
 seats): win rate per seat, points per game, groundings per move (throws aground per throw, R17), fulfilment
 (contracts fulfilled per contract taken, R9) and CPU seconds per throw decision. Games are the independent
 units: a rate over several seats of one game, or a ratio of per-game totals, takes its interval over games
-(`stats.ratio_ci`, the ratio estimator); a single seat's win rate takes Wilson's.
+(`stats.ratio_ci`, the ratio estimator; a share of counted items, `stats.share_ci`, never narrower than Wilson's
+on the pooled counts and within [0, 1]); a single seat's win rate takes Wilson's.
 
 `aground_table` splits each strategy's groundings by cause and place: its own throws that ran their ship
 aground (R17) per throw on the map's full-value route(s) and on the others (R8), at launching throws (R12)
@@ -20,7 +21,7 @@ from __future__ import annotations
 import math
 
 from somaliland.study.routenames import kind_name
-from somaliland.study.stats import mean_ci, ratio_ci, wilson
+from somaliland.study.stats import mean_ci, ratio_ci, share_ci, wilson
 
 TIMED = "throw_cpu_s"  # the players-table column the ladder needs (study/worker.py times each seat's decisions)
 
@@ -38,12 +39,6 @@ def _ci(value: float, lo: float, hi: float, scale: float = 1.0, digits: int = 1)
     return f"{scale * value:.{digits}f} [{scale * lo:.{digits}f}, {scale * hi:.{digits}f}]"
 
 
-def _share(ci: tuple[float, float, float]) -> tuple[float, float, float]:
-    """Return a share's normal interval kept within [0, 1] (few games can put it beyond)."""
-    value, lo, hi = ci
-    return value, max(lo, 0.0), min(hi, 1.0)
-
-
 def ladder_rows(players) -> list[dict]:
     """Return the ladder as rows: per cell and strategy, each measure as (value, low, high)."""
     rows = []
@@ -58,8 +53,8 @@ def ladder_rows(players) -> list[dict]:
             rows.append({"cell": int(cell), "label": label, "strategy": strategy, "seats": k, "games": games,
                          "players": int(seats.players.iloc[0]), "win": (share, lo, hi),
                          "points": mean_ci(per_game.points / k),
-                         "aground": _share(ratio_ci(per_game.groundings, per_game.throws)),
-                         "fulfilled": _share(ratio_ci(per_game.fulfilled, per_game.taken)),
+                         "aground": share_ci(per_game.groundings, per_game.throws),
+                         "fulfilled": share_ci(per_game.fulfilled, per_game.taken),
                          "cpu": ratio_ci(per_game[TIMED], per_game.throws)})
     return rows
 
@@ -100,7 +95,7 @@ def aground_rows(players) -> list[dict]:
                      "pushed": (g.groundings - g.aground_thrown, g.throws)}
             row = {"cell": int(cell), "label": label, "strategy": strategy, "games": len(g)}
             for name, (aground, throws) in parts.items():
-                row[name] = (_share(ratio_ci(aground, throws)) if throws.sum() else (math.nan,) * 3,
+                row[name] = (share_ci(aground, throws) if throws.sum() else (math.nan,) * 3,
                              int(throws.sum()))
             rows.append(row)
     return rows

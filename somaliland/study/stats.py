@@ -141,3 +141,23 @@ def ratio_ci(numerators, denominators, z: float = Z95) -> tuple[float, float, fl
         return (r, math.nan, math.nan)
     half = z * float(np.std(a - r * b, ddof=1)) / (float(b.mean()) * math.sqrt(len(a)))
     return (r, r - half, r + half)
+
+
+def share_ci(numerators, denominators, z: float = Z95) -> tuple[float, float, float]:
+    """Return (sum(a) / sum(b), low, high) for a share of counted items (contracts fulfilled of those taken,
+    throws aground of those thrown): the ratio estimator's interval over games (`ratio_ci`), never narrower
+    than Wilson's on the pooled counts and kept within [0, 1].
+
+    Games that all show the same share (1 of 2 contracts in each of 4 games) leave the ratio estimator no
+    spread between games, so its interval would have no width; the items themselves still carry a
+    binomial's uncertainty, which Wilson's interval states (and it stays within [0, 1], where a normal
+    interval of few games may not).
+    """
+    a, b = (np.asarray(v, dtype=float) for v in (numerators, denominators))
+    r, low, high = ratio_ci(a, b, z)
+    if math.isnan(r):
+        return (r, low, high)
+    w_low, w_high = wilson(float(a.sum()), int(round(b.sum())), z)
+    if math.isnan(low):
+        return (r, w_low, w_high)
+    return (r, max(0.0, min(low, w_low)), min(1.0, max(high, w_high)))

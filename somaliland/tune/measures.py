@@ -1,7 +1,8 @@
 """Balance measures a tuning aims at, each estimated from a candidate's games with its 95% interval.
 
 Games are the independent units: a share of contracts is a ratio of per-game totals (delta-method
-interval, `stats.ratio_ci`), a per-game mean has a normal interval (`stats.mean_ci`), and the measures
+interval, `stats.ratio_ci`; for a share of counted items never narrower than Wilson's on the pooled counts and
+within [0, 1], `stats.share_ci`), a per-game mean has a normal interval (`stats.mean_ci`), and the measures
 built from several rates (the largest seat edge, the spread between strategies, where two fitted lines
 cross) take a percentile bootstrap over games (fixed seed, so the same games give the same interval).
 """
@@ -15,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from somaliland.study.stats import mean_ci, ratio_ci
+from somaliland.study.stats import mean_ci, ratio_ci, share_ci
 
 BOOTSTRAP = 1000  # resamples of the games
 BOOTSTRAP_SEED = 0
@@ -79,26 +80,27 @@ def _contracts(games: Games, filters: dict[str, str]) -> Any:
 
 def _full_route_share(games: Games, filters: dict[str, str]) -> tuple[float, float, float]:
     c = games.contracts
-    return ratio_ci(_per_game(games, c, lambda f: f.full_route), _per_game(games, c))
+    return share_ci(_per_game(games, c, lambda f: f.full_route), _per_game(games, c))
 
 
 def _fulfilment(games: Games, filters: dict[str, str]) -> tuple[float, float, float]:
     c = _contracts(games, filters)
-    return ratio_ci(_per_game(games, c, lambda f: f.fulfilled), _per_game(games, c))
+    return share_ci(_per_game(games, c, lambda f: f.fulfilled), _per_game(games, c))
 
 
 def _seizures_per_turn(games: Games, filters: dict[str, str]) -> tuple[float, float, float]:
     g = games.games.set_index("game").reindex(games.ids)
-    return ratio_ci(_per_game(games, games.captures), g.turns.to_numpy(dtype=float))
+    return share_ci(_per_game(games, games.captures), g.turns.to_numpy(dtype=float))
 
 
 def _seizure_share(games: Games, filters: dict[str, str]) -> tuple[float, float, float]:
     g = games.games.set_index("game").reindex(games.ids)
-    return ratio_ci(g.turns_full_at_sea_seized.to_numpy(dtype=float), g.turns_full_at_sea.to_numpy(dtype=float))
+    return share_ci(g.turns_full_at_sea_seized.to_numpy(dtype=float), g.turns_full_at_sea.to_numpy(dtype=float))
 
 
 def _half_value_seized(games: Games, filters: dict[str, str]) -> tuple[float, float, float]:
-    """D15: the share of seizures that took a ship on a half-value route (none under D15's default)."""
+    """D15: the share of seizures that took a ship on a half-value route (none under D15's default). A check of
+    the rule, not a sample: its zero under D15 is the rule's, so it keeps the ratio estimator's interval (0 to 0)."""
     k = games.captures
     return ratio_ci(_per_game(games, k, lambda f: ~f.full_route.astype(bool)), _per_game(games, k))
 

@@ -103,8 +103,10 @@ def write_report(tuning: Tuning, out: Path, result: SearchResult, chosen: int | 
             verdicts = [t.goal.verdict(e.value, e.low, e.high) or "—" for e in (b, c)]
             lines.append(f"| {label(t)} | {MEASURES[t.measure].means} | {goal_text(t)} | {fmt(t, b)} | {fmt(t, c)} | "
                          f"{verdicts[0]} → {verdicts[1]} |")
-        lines += ["", "95% intervals over games. *met*: the whole interval within the goal (or holding a goal "
-                  "value); *probably*: the estimate within, the interval not; *missed*: the estimate outside.", ""]
+        lines += ["", "95% intervals over games. *met*: the whole interval within the goal; *probably*: the "
+                  "estimate within, the interval not; *consistent*: a goal value inside the interval (the games "
+                  "cannot tell the measure from it; the narrower the interval, the more that says); *missed*: the "
+                  "estimate outside (for a goal value, the interval).", ""]
     if front:
         names = [p.name for p in tuning.params]
         lines += [f"## The Pareto front (search seeds, {tuning.top} games each)", "",

@@ -132,14 +132,15 @@ class Goal:
         return math.inf if math.isinf(value) else self.loss(value)
 
     def verdict(self, value: float, low: float, high: float) -> str:
-        """Return "met" (the 95% interval within the goal, or holding a goal value), "probably" (the
-        estimate within, the interval not), "missed", or "" for minimise/maximise."""
+        """Return "met" (the 95% interval within the goal), "probably" (the estimate within, the interval not),
+        "consistent" (a goal value inside the interval: the games cannot tell the measure from it, however wide the
+        interval; a single value is never shown to be met), "missed", or "" for minimise/maximise."""
         if self.kind in ("minimise", "maximise"):
             return ""
         if not math.isfinite(value):
             return "missed"
         if self.kind == "value":
-            return "met" if low <= self.low <= high else "missed"
+            return "consistent" if low <= self.low <= high else "missed"
         if self.low <= low and high <= self.high:
             return "met"
         return "probably" if self.low <= value <= self.high else "missed"
