@@ -74,8 +74,12 @@ class Strategy:
                        if self.prefer == "any" or r.full_value == (self.prefer == "full"))
         return Valuation(routes or tuple(r.name for r in table.world.routes), self.ransom_aversion, self.outlook)
 
-    def survey(self, world: Map, config: RulesConfig) -> Survey:
-        """Return the survey of the map in play for this strategy's aim and hand model (sailed once per process)."""
+    def survey(self, world: Map, config: RulesConfig, luck: str | None = None) -> Survey:
+        """Return the survey of the map in play for this strategy's aim and hand model (sailed once per process);
+        with `luck`, the survey seeded by it instead of the map (survey.py; what `map measure` compares maps by)."""
+        if luck is not None:
+            return survey(self.roller, world, config, spread=self.spread, weights=self.weights, tumble=self.tumble,
+                          voyages=self.voyages, thrower=self.own_thrower(), luck=luck)
         last = self._surveyed
         if last is None or last[0] is not world or last[1] is not config:
             last = self._surveyed = (world, config, survey(self.roller, world, config, spread=self.spread,

@@ -269,7 +269,8 @@ def measured_odds(remaining: tuple[float, ...] | list[float], made_good: tuple[f
 
 
 def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, weights: AimWeights,
-           tumble: float, voyages: int = VOYAGES, thrower: Thrower | None = None, draw: int = 0) -> Survey:
+           tumble: float, voyages: int = VOYAGES, thrower: Thrower | None = None, draw: int = 0,
+           luck: str | None = None) -> Survey:
     """Return the survey of this map for a player of this aim and hand model (sailed on first use, then cached).
 
     Args:
@@ -287,9 +288,15 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
         draw: which draw of the voyages' scatter (0, the default: the one every player sails; `survey_digest`).
             A survey is one draw, and what it measures moves between draws (experiments/README, Findings): another
             draw shows how much an answer owes to it.
+        luck: seed the legs by this text instead of the map's digest (and `draw`): maps sailed with the same
+            luck draw the same hands' scatter on legs of the same route names, so their figures differ by the
+            maps more than by luck (common random numbers; `somaliland map measure A.toml B.toml`). Not what
+            the players plan by, which is their map's own draw.
     """
     at_sea = sea_rules(config)
-    key = (survey_digest(world, draw), at_sea, spread, weights, tumble, practice_settings(roller.settings), voyages)
+    digest = survey_digest(world, draw) if luck is None else f"luck|{luck}"  # what the legs' seeds are made from
+    keyed = digest if luck is None else f"{map_digest(world)}|{digest}"  # the map's, whatever seeds its legs
+    key = (keyed, at_sea, spread, weights, tumble, practice_settings(roller.settings), voyages)
     if thrower is not None:
         key += (thrower.survey_key,)
     if key in _CACHE:
@@ -298,7 +305,7 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
     with _sailing_alone(kept):  # one process sails it, the others wait and read it
         found = stored_survey(kept)
         if found is None:
-            found = _sail(roller, world, at_sea, spread, weights, tumble, voyages, thrower, draw)
+            found = _sail(roller, world, at_sea, spread, weights, tumble, voyages, thrower, digest)
             store_survey(kept, found)
         _CACHE[key] = found
     return _CACHE[key]
@@ -327,12 +334,12 @@ def _sailing_alone(path: Path | None) -> Iterator[None]:
 
 
 def _sail(roller: Roller, world: Map, at_sea: RulesConfig, spread: Spread, weights: AimWeights, tumble: float,
-          voyages: int, thrower: Thrower | None, draw: int = 0) -> Survey:
+          voyages: int, thrower: Thrower | None, digest: str) -> Survey:
     """Return the survey sailed under the rules at sea (lone voyages and convoys on every route), with its CPU."""
     started = time.process_time()
     model = calibrate(roller, at_sea.die_size, at_sea.die_mass, tumble=tumble)
     with practice_roller(roller) as own:  # full physics whatever the game's fidelity
-        sailor = _Sailor(own, world, at_sea, model, spread, weights, thrower, survey_digest(world, draw))
+        sailor = _Sailor(own, world, at_sea, model, spread, weights, thrower, digest)
         lone = {(r.name, d): sailor.lone(r, d, voyages) for r in world.routes for d in Direction}
         convoys = {r.name: sailor.convoys(r, convoy_size(voyages), convoy_runs(voyages),
                                           {d: lone[r.name, d].odds(None) for d in Direction})
