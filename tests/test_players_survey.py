@@ -93,6 +93,15 @@ def test_another_survey_draw_sails_other_hands_on_the_same_map(roller):
         make_policy("ev", roller, survey_draw=-1)
 
 
+def test_maps_sailed_with_the_same_luck_keep_their_own_surveys(roller):
+    """`luck` (what `map measure A B` compares by) seeds every map's legs alike, but each map is still sailed: a
+    map whose strait narrows the full-value lane measures otherwise, and neither is the map's own draw."""
+    plain = survey(roller, world(), config(), voyages=2, luck="compare", **AIM)
+    narrowed = survey(roller, straits(world()), config(), voyages=2, luck="compare", **AIM)
+    assert plain is not narrowed and plain.legs != narrowed.legs
+    assert plain.legs != survey(roller, world(), config(), voyages=2, **AIM).legs
+
+
 def test_the_survey_reads_the_maps_geometry_not_its_files_text(tmp_path):
     text = TINY.read_text()
     edited = tmp_path / "edited.toml"
