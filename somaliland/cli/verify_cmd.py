@@ -26,6 +26,6 @@ def run(args: argparse.Namespace) -> int:
 
     verdict = verify_record(args.record)
     for warning in verdict.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(f"somaliland verify: warning: {warning}", file=sys.stderr)
     print(verdict.message)
     return 0 if verdict.ok else 1

@@ -42,9 +42,10 @@ def find_map(head: dict[str, Any], record: str | Path, maps_dir: Path | None = N
         seen.add(path)
         try:
             if hashlib.sha256(path.read_bytes()).hexdigest() == sha:
-                note = None if path == recorded else (f"the map is not at its recorded path {recorded}"
-                                                      f"{' (changed since)' if recorded.is_file() else ''}; "
-                                                      f"using {path}, which has its sha256")
+                note = None if path == recorded else (
+                    f"the map at its recorded path {recorded} has changed since the game was recorded; using {path}, "
+                    f"which has the recorded sha256" if recorded.is_file() else
+                    f"the map is not at its recorded path {recorded}; using {path}, which has the recorded sha256")
                 return path, note
         except OSError:
             continue

@@ -60,10 +60,11 @@ def ladder_rows(players) -> list[dict]:
 
 
 def ladder_table(players) -> list[str]:
-    """Return the ladder as a Markdown table (empty when `rated` is False), best win rate per seat first."""
+    """Return the ladder as a Markdown table (empty when `rated` is False): the cells in order, within each the best
+    win rate per seat first (a strategy is rated against its own table, so cells are not mixed)."""
     if not rated(players):
         return []
-    rows = sorted(ladder_rows(players), key=lambda r: (-r["win"][0], r["cell"], r["strategy"]))
+    rows = sorted(ladder_rows(players), key=lambda r: (r["cell"], -r["win"][0], r["strategy"]))
     lines = ["| cell | strategy | seats | games | win rate per seat % (fair) | points per game | groundings per move "
              "% | fulfilment % | CPU s per throw decision |", "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:

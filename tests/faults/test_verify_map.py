@@ -53,7 +53,7 @@ def test_a_moved_map_is_found_beside_the_record_by_its_sha256(played, name):
     verdict = verify_record(record, scripted_factory)
     assert verdict.ok, verdict.message
     assert verdict.warnings == (f"the map is not at its recorded path {board}; using {record.parent / name}, which "
-                                f"has its sha256",)
+                                f"has the recorded sha256",)
 
 
 def test_a_map_in_the_maps_folder_is_found_by_its_sha256(played, tmp_path):
@@ -63,7 +63,7 @@ def test_a_map_in_the_maps_folder_is_found_by_its_sha256(played, tmp_path):
     shutil.move(board, maps / "tiny-copy.toml")
     head = json.loads(record.read_text().splitlines()[0])
     assert find_map(head, record, maps) == (maps / "tiny-copy.toml", f"the map is not at its recorded path {board}; "
-                                            f"using {maps / 'tiny-copy.toml'}, which has its sha256")
+                                            f"using {maps / 'tiny-copy.toml'}, which has the recorded sha256")
 
 
 @pytest.mark.parametrize("fault, state", [("deleted", "is missing"), ("edited", "has changed since the game was "
