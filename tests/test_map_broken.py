@@ -17,6 +17,8 @@ DEFECTS = [
     ("missing-name", 'name = "Tiny"\n', "", "(top level)", "key 'name'", "no such key"),
     ("unknown-key", 'author = "Somaliland project"', 'author = "x"\ncolour = "blue"', "colour",
      "only the keys", "'colour'"),
+    ("typo-key", "[board]\nwidth = 30.0", "[board]\nwidht = 30.0", "board.widht", "only the keys",
+     "'widht' (did you mean 'width'?)"),
     ("wrong-format", "format = 2", "format = 3", "format", "one of [1, 2]", "3"),
     ("width-a-string", "width = 30.0", 'width = "30"', "board.width", "a number", "'30'"),
     ("width-too-small", "width = 30.0", "width = 1.0", "board.width", ">= 10", "1.0"),

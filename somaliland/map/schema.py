@@ -60,7 +60,20 @@ def schema_problems(document: dict) -> list[tuple[KeyPath, str, str]]:
     found += _non_finite(document, ())
     found = list(dict.fromkeys(found))  # a table missing two keys fails `required` twice, alike
     # an unknown key first: it explains what else is wrong inside it
-    return sorted(found, key=lambda p: ([(isinstance(k, int), str(k).zfill(8)) for k in p[0]], p not in unknown))
+    def order(path):
+        return [(isinstance(k, int), str(k).zfill(8)) for k in path]
+
+    # an unknown key sorts with the table that holds it, before that table's own problems (a missing key it
+    # was probably meant to be)
+    return sorted(found, key=lambda p: (order(p[0][:-1] if p in unknown else p[0]), p not in unknown, order(p[0])))
+
+
+def _did_you_mean(unknown: list[str], allowed: list[str]) -> str:
+    """Return ' (did you mean 'full_value'?)' for unknown keys that look like a typo of an allowed one, else ''."""
+    import difflib
+
+    guesses = [g[0] for k in unknown if isinstance(k, str) and (g := difflib.get_close_matches(k, allowed, n=1))]
+    return f" (did you mean {', '.join(map(repr, guesses))}?)" if guesses else ""
 
 
 def _explain(error) -> tuple[str, str]:
@@ -72,7 +85,8 @@ def _explain(error) -> tuple[str, str]:
     if v == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(k for k in got if k not in allowed)
-        return f"only the keys {allowed}", f"unknown key{'s' * (len(extra) > 1)} {', '.join(map(repr, extra))}"
+        return f"only the keys {allowed}", f"unknown key{'s' * (len(extra) > 1)} {', '.join(map(repr, extra))}" + \
+            _did_you_mean(extra, allowed)
     if v == "type":
         kinds = want if isinstance(want, list) else [want]
         return " or ".join(_KIND.get(k, k) for k in kinds), describe(got)

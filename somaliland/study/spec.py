@@ -274,7 +274,8 @@ def _map_path(source: str, here: str, value: Any, base_dir: Path) -> Path:
         raise StudyError(source, f"{here}map", "a map file path (relative to the study file)", value)
     path = Path(value) if Path(value).is_absolute() else (base_dir / value).resolve()
     if not path.is_file():
-        raise StudyError(source, f"{here}map", "an existing map file", str(path))
+        raise StudyError(source, f"{here}map", "an existing map file (a relative path is read from the study "
+                         f"file's folder, {base_dir})", str(path))
     try:
         problem = _map_problem(str(path), hashlib.sha256(path.read_bytes()).hexdigest())
     except OSError as error:
