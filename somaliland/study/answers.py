@@ -114,9 +114,11 @@ def answers(tables: dict) -> list[str]:
     for column, seat in skill_columns(players):
         out += skill_answer(players, column, seat)
     routes = routes_answer(contracts, games)
-    out += routes
-    if not skill_columns(players):
-        out += strategies_answer(players)
+    strategies = [] if skill_columns(players) else strategies_answer(players)
+    if any(c.endswith("strategy") for c in games.columns):  # a study that sweeps strategies asks about them first
+        out += strategies + routes
+    else:
+        out += routes + strategies
     if not out and identical_seats(players):
         out += seats_answer(players, games)
     if not routes:
