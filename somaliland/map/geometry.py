@@ -130,6 +130,21 @@ def _first_outside(points: list, board: Polygon) -> int | None:
     return None
 
 
+def _line_crossing(points: list[tuple[float, float]]) -> tuple[KeyPath, str]:
+    """Return (path within the line, found) for the first place an open line crosses or touches itself: the two
+    segments, named by their points, and where they meet."""
+    segments = [LineString(points[k:k + 2]) for k in range(len(points) - 1)]
+    for a, first in enumerate(segments):
+        for b in range(a + 1, len(segments)):
+            meet = first.intersection(segments[b])
+            if meet.is_empty or (b == a + 1 and meet.geom_type == "Point"):  # neighbours share their joint
+                continue
+            x, y = meet.representative_point().coords[0]
+            return (a,), (f"a line crossing itself: the segment from point {a} to point {a + 1} meets the segment "
+                          f"from point {b} to point {b + 1} at {fmt(x, y)}")
+    return (), "a line crossing itself"
+
+
 def _route(name: str, route: dict, board: Polygon, size: str, land: BaseGeometry | None,
            zones: dict[str, Polygon | None]) -> Found:
     """Return the problems of one route (`land` None: a land is broken, so nothing is judged against it)."""
@@ -143,7 +158,8 @@ def _route(name: str, route: dict, board: Polygon, size: str, land: BaseGeometry
     if line.length <= 0:
         return [(path + ("centre_line",), "a line of some length", "all its points in one place")]
     if not line.is_simple:
-        found.append((path + ("centre_line",), "a line that does not cross itself", "a line crossing itself"))
+        at, crossing = _line_crossing(points)
+        found.append((path + ("centre_line",) + at, "a line that does not cross itself", crossing))
     if points[0][1] > points[-1][1]:
         found.append((path + ("centre_line",), "the south end first (first point south of the last)",
                       f"first point {fmt(*points[0])} north of last {fmt(*points[-1])}"))
