@@ -262,7 +262,7 @@ def _measure(roller, m, rules, args: argparse.Namespace, luck: str | None) -> di
             "convoy_each_way": convoy_size(voyages), "turns": rules.turns_per_round, "max_moves": rules.max_moves,
             "survey_cpu_s": round(survey.cpu_seconds, 2), "seed": args.seed, "throws": args.throws,
             "firm_speed_m_s": firm, "median_roll_cm": round(cm(reach), 2),
-            "quartiles_cm": [round(cm(q1), 2), round(cm(q3), 2)], "luck": luck or "the map's own", "legs": legs}
+            "quartiles_cm": [round(cm(q1), 2), round(cm(q3), 2)], "luck": luck, "legs": legs}
 
 
 def _leg_name(leg: dict) -> str:
@@ -272,8 +272,8 @@ def _leg_name(leg: dict) -> str:
 def _print_measure(data: dict, path) -> None:
     """Print one map's survey table."""
     limit = data["turns"]
-    draws = ("the same draws as the other files (common random numbers)" if data["luck"] != "the map's own"
-             else "the map's own draws, the ones its players plan by")
+    draws = ("the map's own draws, the ones its players plan by" if data["luck"] is None
+             else "the same draws as the other files (common random numbers)")
     print(f"{data['map']} ({path}): surveyed by {data['strategy']} at skill {data['skill']:g} "
           f"({data['heading_sd_deg']:g} deg, {data['speed_sd']:.0%} speed), {data['voyages']} lone voyages a leg and "
           f"convoys of {data['convoy_each_way']} each way, {limit} turns and {data['max_moves']} moves a round "
@@ -320,4 +320,3 @@ def _print_comparison(found: list[dict], paths) -> None:
             print(f"    {name:<{width}}{leg['within_limit']:>5.0%} [{100 * lo:3.0f}, {100 * hi:3.0f}]  aground "
                   f"{leg['aground_per_throw']:4.0%}  off board {leg['off_board_per_throw']:4.0%}  length "
                   f"{leg['length_cm']:5.1f} cm{diff}")
-    return None

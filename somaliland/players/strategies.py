@@ -77,16 +77,14 @@ class Strategy:
     def survey(self, world: Map, config: RulesConfig, luck: str | None = None) -> Survey:
         """Return the survey of the map in play for this strategy's aim and hand model (sailed once per process);
         with `luck`, the survey seeded by it instead of the map (survey.py; what `map measure` compares maps by)."""
-        if luck is not None:
-            return survey(self.roller, world, config, spread=self.spread, weights=self.weights, tumble=self.tumble,
-                          voyages=self.voyages, thrower=self.own_thrower(), luck=luck)
         last = self._surveyed
-        if last is None or last[0] is not world or last[1] is not config:
-            last = self._surveyed = (world, config, survey(self.roller, world, config, spread=self.spread,
-                                                           weights=self.weights, tumble=self.tumble,
-                                                           voyages=self.voyages, thrower=self.own_thrower(),
-                                                           draw=self.survey_draw))
-        return last[2]
+        if luck is None and last is not None and last[0] is world and last[1] is config:
+            return last[2]
+        found = survey(self.roller, world, config, spread=self.spread, weights=self.weights, tumble=self.tumble,
+                       voyages=self.voyages, thrower=self.own_thrower(), draw=self.survey_draw, luck=luck)
+        if luck is None:
+            self._surveyed = (world, config, found)
+        return found
 
     def own_thrower(self) -> Thrower | None:
         """Return the player whose choices the survey throws with, if not the aim's best (None: the aim's)."""

@@ -514,9 +514,9 @@ class _Sailor:
     """Sails voyages on one map under one set of rules, for one aim and hand model."""
 
     def __init__(self, roller: Roller, world: Map, config: RulesConfig, model: ThrowModel, spread: Spread,
-                 weights: AimWeights, thrower: Thrower | None = None, digest: str | None = None) -> None:
+                 weights: AimWeights, thrower: Thrower | None, digest: str) -> None:
         self.roller, self.world, self.config, self.model = roller, world, config, model
-        self.digest = map_digest(world) if digest is None else digest  # what its legs' seeds are made from
+        self.digest = digest  # what its legs' seeds are made from (`survey`)
         self.spread, self.weights = spread, weights
         self.hand = ThrowSkill(math.degrees(spread.heading_sd), spread.speed_sd)
         self.thrower = thrower

@@ -23,6 +23,10 @@ class Plan:
     ships: tuple[str, ...]
     ship_routes: tuple[str, ...] = ()
 
+    def ships_on_routes(self) -> tuple[tuple[str, str], ...]:
+        """Return each ship with the route it sails: its own under D5 "ship", else the plan's (R8)."""
+        return tuple(zip(self.ships, self.ship_routes or (self.route,) * len(self.ships)))
+
 
 def check_plans(state: GameState, seat: int, plans: tuple[Plan, ...], world: Map, config: RulesConfig) -> None:
     """Raise unless the plans cover the seat's contracts with its own afloat ships, one contract each (R8, R10, D5).
@@ -64,7 +68,6 @@ def apply_plans(state: GameState, seat: int, plans: tuple[Plan, ...], world: Map
     held[seat] = tuple(Holding(h.card, by_card[h.card].route) for h in state.held[seat])
     ships = [replace(s, card=None, route=None) for s in state.fleet(seat) if s.status is Status.IN_PORT]
     for plan in plans:
-        for k, sid in enumerate(plan.ships):
-            route = plan.ship_routes[k] if plan.ship_routes else plan.route
+        for sid, route in plan.ships_on_routes():
             ships.append(replace(state.ship(sid), card=plan.card, route=route))
     return with_ships(replace(state, held=tuple(held)), *ships)

@@ -67,9 +67,8 @@ def game_tables(events: Sequence[Stamped], world: Map) -> dict[str, list[dict[st
                     card = str(plan.card)
                     contracts[(rnd, seat, card)] = _contract(rnd, seat, plan, world, fleet)
                     per_seat[seat][f"taken_{_route_kind(plan.route, world)}"] += 1
-                    for k, ship in enumerate(plan.ships):
+                    for ship, route in plan.ships_on_routes():
                         carries[ship] = card
-                        route = plan.ship_routes[k] if plan.ship_routes else plan.route
                         full_route[ship] = world.route(route).full_value
             case Thrown(seat=seat, ship=ship, result=result):
                 throws += 1
