@@ -197,7 +197,7 @@ def test_same_seed_same_record_and_the_record_verifies(tmp_path):
 
 def test_search_launch_leaves_the_survey_alone(roller, monkeypatch, tmp_path):
     """The survey's launches keep search_samples rolls: the option changes a game's launches and nothing else
-    (somaliland/players/README.md, pilot 14)."""
+    (somaliland/players/search-pilots.md, pilot 14)."""
     monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path))
     config = RulesConfig(players=2, rounds=1)
     plain = make_policy("search", roller, search_samples=8, voyages=2)

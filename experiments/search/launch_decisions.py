@@ -1,4 +1,4 @@
-"""How well does the search choose a throw, decision by decision? (issue 21; players/README.md, "The launches")
+"""How well does the search choose a throw, decision by decision? (issue 21; players/search-pilots.md, "The launches")
 
 `log`: play 4-player games (one `search` seat against three `ev`, skill 0.75, the default map and rules) and, at
 the search's launches (a ship leaving its port, R12) and at every EVERY-th other throw decision, roll each of the
