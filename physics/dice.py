@@ -86,19 +86,41 @@ def world_face_normals(orientation: Quaternion) -> np.ndarray:
     return portable.matvec(rotation_matrix(orientation), FACE_AXES)
 
 
+def _normals_z(orientation: Quaternion) -> tuple[float, ...] | None:
+    """Return the z components of the six face normals (`world_face_normals(orientation)[:, 2]`), or None if one is
+    not a number.
+
+    The same values to the last bit (up to the sign of a zero): the face axes are unit vectors, so each component
+    is one entry of the rotation matrix's bottom row, negated or not, plus zeros. Every roll asks this of every
+    die that moved, so it is computed here without numpy's per-call cost.
+    """
+    x, y, z, w = orientation
+    a, b, c = 2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)
+    if a != a or b != b or c != c:
+        return None
+    return (a, -a, b, -b, c, -c)
+
+
 def face_up(orientation: Quaternion) -> int:
-    """Return the index (0..5) of the face whose normal points most nearly straight up."""
-    return int(np.argmax(world_face_normals(orientation)[:, 2]))
+    """Return the index (0..5) of the face whose normal points most nearly straight up (the first of equals)."""
+    zs = _normals_z(orientation)
+    if zs is None:
+        return int(np.argmax(world_face_normals(orientation)[:, 2]))
+    return max(range(6), key=zs.__getitem__)
 
 
 def face_down(orientation: Quaternion) -> int:
-    """Return the index of the face whose normal points most nearly straight down."""
-    return int(np.argmin(world_face_normals(orientation)[:, 2]))
+    """Return the index of the face whose normal points most nearly straight down (the first of equals)."""
+    zs = _normals_z(orientation)
+    if zs is None:
+        return int(np.argmin(world_face_normals(orientation)[:, 2]))
+    return min(range(6), key=zs.__getitem__)
 
 
 def tilt_deg(orientation: Quaternion) -> float:
     """Return the angle in degrees between the up face's normal and the vertical."""
-    z = float(np.max(world_face_normals(orientation)[:, 2]))
+    zs = _normals_z(orientation)
+    z = float(np.max(world_face_normals(orientation)[:, 2])) if zs is None else max(zs)
     return math.degrees(math.acos(min(1.0, max(-1.0, z))))
 
 

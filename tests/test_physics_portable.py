@@ -64,3 +64,23 @@ def test_square_up_agrees_with_scipys_shortest_arc(face, yaw, tilt):
     flat = np.array(square_up(q))
     assert min(np.abs(flat - reference).max(), np.abs(flat + reference).max()) < 1e-12
     assert face_up(tuple(flat)) == face and tilt_deg(tuple(flat)) < 1e-6
+
+
+def test_face_up_down_and_tilt_equal_the_face_normals_to_the_last_bit():
+    """`face_up`, `face_down` and `tilt_deg` read the rotation's bottom row without numpy (physics/dice.py); they
+    must answer what the six world face normals answer, ties and axis-aligned poses included."""
+    from physics.dice import world_face_normals
+
+    rng = np.random.default_rng(11)
+    quaternions = [tuple(q / np.linalg.norm(q)) for q in rng.standard_normal((20_000, 4))]
+    s = math.sqrt(0.5)
+    quaternions += [(0.0, 0.0, 0.0, 1.0), (1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0),
+                    (s, 0.0, 0.0, s), (0.0, s, 0.0, s), (0.0, 0.0, s, s), (-s, 0.0, 0.0, s), (0.5, 0.5, 0.5, 0.5),
+                    (-0.0, 0.0, -0.0, 1.0), (0.5, -0.5, 0.5, 0.5),  # axis-aligned poses, signed zeros
+                    (math.sin(math.pi / 8), 0.0, 0.0, math.cos(math.pi / 8))]  # two faces 45 degrees up: a near-tie
+    for q in quaternions:
+        z = world_face_normals(q)[:, 2]
+        assert face_up(q) == int(np.argmax(z)) and face_down(q) == int(np.argmin(z)), q
+        assert tilt_deg(q) == math.degrees(math.acos(min(1.0, max(-1.0, float(np.max(z)))))), q
+    nan = (float("nan"), 0.0, 0.0, 1.0)  # a diverged pose: answered as numpy answers it
+    assert face_up(nan) == int(np.argmax(world_face_normals(nan)[:, 2]))

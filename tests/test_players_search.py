@@ -85,6 +85,27 @@ def test_halving_rolls_the_best_most_within_its_budget():
     assert halving(np.array([0.0, 0.2]), lambda i, j: 0.1 - 0.1 * i, 4, weight=3.0) == 1  # worth as 3 rolls
 
 
+
+def test_halving_in_batches_asks_the_same_samples_and_chooses_the_same_candidate():
+    rng = np.random.default_rng(4)
+    for k, budget in [(16, 64), (8, 48), (5, 7), (16, 4), (3, 100), (1, 8)]:
+        prior, noise = rng.random(k), rng.random((k, budget + 1))
+        one_by_one, batches = [], []
+
+        def sampled(i: int, j: int) -> float:
+            one_by_one.append((i, j))
+            return float(noise[i, j])
+
+        def batch(pairs: list[tuple[int, int]]) -> list[float]:
+            assert pairs, "an empty stage is never asked for"
+            batches.append(list(pairs))
+            return [float(noise[i, j]) for i, j in pairs]
+
+        chosen = halving(prior, sampled, budget)
+        assert halving(prior, lambda i, j: pytest.fail("batch given: not called one by one"), budget,
+                       batch=batch) == chosen
+        assert [pair for stage in batches for pair in stage] == one_by_one  # the same rolls, in the same order
+
 def throw_requests(roller, seed: int, players: int = 2):
     """Yield every throw request of a 1-round game of ev players on the tiny board."""
     setup = GameSetup(seed=seed, seats=(Seat("ev"),) * players, rules=RulesConfig(players=players, rounds=1),

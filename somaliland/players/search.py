@@ -24,9 +24,9 @@ As the programs of noisy physical shots do (computer curling: Yee et al. 2016; b
      touch (R18, D12), and the expected ransom and lost turn of ending nearest a pirate port (R13, D15);
    - on top, `SearchWeights`: grounding costs a further penalty and leaving the board a small one
      (a lost turn is worth more than the arrival model says late in a round, and a grounded ship is the
-     pirates' easy prey, R20). Not a larger one: a penalty of 2.0 halved the search's groundings but made
-     a clumsy hand (skill 0) throw so short that its own survey priced every contract below its ships and
-     it took none (somaliland/players/README.md, pilots 8–11). Tipping another die sinks the thrower (R18):
+     pirates' easy prey, R20). Not a larger one: a penalty of 2.0 brought the search's groundings under half
+     of ev's (0.42×) but made a clumsy hand (skill 0) throw so short that its own survey priced every contract
+     below its ships and it took none (somaliland/players/search-pilots.md, pilots 8–11). Tipping another die sinks the thrower (R18):
      all its worth and a penalty; a rival ship made to lose a turn is worth `rival` (its owner's contract
      loses time), one's own other ship made to lose a turn costs as much.
 4. The candidate with the highest value is thrown: the mean of its samples and its analytic worth (the
@@ -75,7 +75,7 @@ _PRIVATE: dict[SimSettings, Roller] = {}  # a practice roller per physics settin
 class SearchWeights:
     """What the search adds to the aim's worth of an outcome (`hazards.score_landings`), in chance to arrive."""
 
-    aground: float = 0.5  # running aground (R17): beyond its lost turn (issue 21; larger ones: pilots 8 and 9)
+    aground: float = 0.5  # running aground (R17): beyond its lost turn (issue 21; larger ones: search-pilots.md, pilots 8, 9, 11)
     off_board: float = 0.05  # leaving the board (R19): beyond its lost turn
     sink: float = 1.0  # tipping another die sinks the thrower (R18): beyond all its worth
     rival: float = 0.05  # a rival ship made to lose a turn (R18, D12); one's own other ship: the same, as a cost
@@ -108,9 +108,9 @@ class Search(Strategy):
         A launch is the throw with the most at stake and the least room: the ship leaves a port, often into a
         narrow sea beside its convoy, and a long launch that runs aground loses the round's first turn (R17).
         Its candidates differ in risk more than their values differ, so a few rolls each mistake a lucky risky
-        throw for a good one (somaliland/players/README.md, the launches). The survey's throws (`choose` called
+        throw for a good one (somaliland/players/search-pilots.md, "The launches"). The survey's throws (`choose` called
         by the survey) keep `samples` rolls: sailed with more at its launches, the search's survey priced the
-        routes otherwise and its games went round Africa (the same README).
+        routes otherwise and its games went round Africa (the same file, pilot 14).
         """
         return self.samples * (self.launch_factor if table.state.ship(ship_id).status is Status.IN_PORT else 1)
 
@@ -139,12 +139,12 @@ class Search(Strategy):
         roller = practice_world(self.roller, scene)
         intended = [c.throw(model, ship_id, s.origin) for c in made]
 
-        def sampled(i: int, j: int) -> float:
-            roll = roller.roll(scene, execute(intended[i], hand, make_rng(seeds[j])))
-            return self.outcome_value(table, ship_id, s, roll)
+        def rolled(pairs: list[tuple[int, int]]) -> list[float]:
+            rolls = [roller.roll(scene, execute(intended[i], hand, make_rng(seeds[j]))) for i, j in pairs]
+            return self.outcome_values(table, ship_id, s, rolls)
 
         prior = worth(s, made, model, self.spread, self.weights, FINE)
-        return made[halving(prior, sampled, budget, self.search_weights.prior)]
+        return made[halving(prior, lambda i, j: rolled([(i, j)])[0], budget, self.search_weights.prior, batch=rolled)]
 
     def candidates(self, table: Table, ship_id: str, ranked: list[Candidate], model: ThrowModel,
                    rng: np.random.Generator) -> list[Candidate]:
@@ -166,26 +166,36 @@ class Search(Strategy):
 
     def outcome_value(self, table: Table, ship_id: str, s: Surroundings, roll: RollResult) -> float:
         """Return the worth of one simulated roll: the rules applied to it, priced on the map in play."""
-        after, _ = apply_roll(table.state, ship_id, roll, table.world, table.config)
-        w = self.search_weights
-        mine = after.ship(ship_id)
-        if mine.status is Status.SUNK:  # R18: it tipped another die over
-            return -w.sink
-        touched = np.array([any(roll.thrown.name in (c.a, c.b) for c in roll.contacts)])
-        value = float(score_landings(s, np.array([roll.thrown.position[:2]]), self.weights, touched)[0])
-        if mine.status is Status.AGROUND:
-            value -= w.aground
-        if any(o.name == ship_id for o in roll.off_board):
-            value -= w.off_board
-        return value + w.rival * knocked(table.state, after, ship_id)
+        return self.outcome_values(table, ship_id, s, [roll])[0]
 
+    def outcome_values(self, table: Table, ship_id: str, s: Surroundings, rolls: list[RollResult]) -> list[float]:
+        """Return the worth of each simulated roll (`outcome_value`), their landings priced in one call of
+        `score_landings` (elementwise, so each worth is what it would be alone, to the last bit)."""
+        w = self.search_weights
+        afters = [apply_roll(table.state, ship_id, roll, table.world, table.config)[0] for roll in rolls]
+        ends = np.array([roll.thrown.position[:2] for roll in rolls])
+        touched = np.array([any(roll.thrown.name in (c.a, c.b) for c in roll.contacts) for roll in rolls])
+        landed = score_landings(s, ends, self.weights, touched)
+        values = []
+        for roll, after, score in zip(rolls, afters, landed.tolist()):
+            mine = after.ship(ship_id)
+            if mine.status is Status.SUNK:  # R18: it tipped another die over
+                values.append(-w.sink)
+                continue
+            value = score
+            if mine.status is Status.AGROUND:
+                value -= w.aground
+            if any(o.name == ship_id for o in roll.off_board):
+                value -= w.off_board
+            values.append(value + w.rival * knocked(table.state, after, ship_id))
+        return values
 
 def spread_by_carry(ranked: list[Candidate], n: int) -> list[Candidate]:
     """Return `n` of the ranked candidates: the aim's best, then the best of each band of carry, then the next best.
 
     The aim's analytic ranking prices a throw's risk with a model of its scatter; where that model is too kind
     (a long launch down a narrow channel: ranked first, it ran aground in 38% of physics rolls, while a throw
-    half as long ranked 24th ran aground in 4%; `somaliland/players/README.md`), its best are all long throws
+    half as long ranked 24th ran aground in 4%; `somaliland/players/search-pilots.md`, pilot 5), its best are all long throws
     and the search would roll only those. So the candidates the search rolls span the carries the aim
     considered: `n - 1` equal bands between the shortest and the longest, the best-ranked of each band, in
     rank order, after the aim's best; slots of empty bands go to the best of the rest.
@@ -207,7 +217,8 @@ def spread_by_carry(ranked: list[Candidate], n: int) -> list[Candidate]:
     return [ranked[i] for i in sorted(chosen)]
 
 
-def halving(prior: np.ndarray, sampled: Callable[[int, int], float], budget: int, weight: float = 1.0) -> int:
+def halving(prior: np.ndarray, sampled: Callable[[int, int], float], budget: int, weight: float = 1.0,
+            batch: Callable[[list[tuple[int, int]]], list[float]] | None = None) -> int:
     """Return the index of the best candidate by sequential halving (Karnin, Koren and Somekh 2013).
 
     In each of ceil(log2 k) stages the candidates still in the running share an equal part of the budget
@@ -216,7 +227,9 @@ def halving(prior: np.ndarray, sampled: Callable[[int, int], float], budget: int
     aim's expectation over the whole scatter), the latter counting as `weight` samples (1 by default: a
     single roll does not decide alone; 0: the rolls alone, the worth only for a candidate not yet rolled).
     Ties keep the earlier candidate. Uses at most `budget` samples, all of them when there are fewer
-    candidates than samples.
+    candidates than samples. `batch`, when given, returns a stage's samples at once (the (candidate, sample)
+    pairs in the order `sampled` would be called): the search prices a stage's rolls together; the sums and
+    the choice are the same.
     """
     k = len(prior)
     prior = prior.astype(float)
@@ -231,11 +244,15 @@ def halving(prior: np.ndarray, sampled: Callable[[int, int], float], budget: int
 
     for stage in range(stages):
         each = max(1, (budget - used) // (len(alive) * (stages - stage)))
+        pairs = []
         for i in alive:
             for _ in range(min(each, budget - used)):
-                total[i] += sampled(i, int(rolled[i]))
+                pairs.append((i, int(rolled[i])))
                 rolled[i] += 1
                 used += 1
+        values = [] if not pairs else batch(pairs) if batch is not None else [sampled(i, j) for i, j in pairs]
+        for (i, _), v in zip(pairs, values):
+            total[i] += v
         alive = sorted(alive, key=lambda i: (-value(i), i))[:max(1, math.ceil(len(alive) / 2))]
     return alive[0]
 
