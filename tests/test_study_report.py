@@ -155,3 +155,15 @@ def test_win_rate_by_seat_draws_each_seat_in_its_players_colour_R1(tmp_path, mon
     assert len({bar.patches[0].get_hatch() for bar in bars}) == 4
     assert ax.get_ylim()[0] == 0 and ax.get_legend().get_bbox_to_anchor().x0 > ax.bbox.x1  # rates from 0, legend beside
     plt.close(drawn["fig"])
+
+
+def test_code_version_is_the_source_read_at_import_not_at_each_game(monkeypatch):
+    """A study's games are labelled with the code their process loaded: `code_version` reads no file when asked
+    (a file edited while a study runs would otherwise label games the old code played)."""
+    from pathlib import Path
+
+    from somaliland.study import worker
+
+    assert worker.code_version() == worker._source_digest()  # nothing edited since import
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail(f"code_version read {self}"))
+    assert worker.code_version() == worker._CODE

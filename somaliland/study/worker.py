@@ -178,22 +178,31 @@ def timing(factory, timed: list[TimedPolicy]):
     return make
 
 
+def _source_digest() -> str:
+    """Return a short hash of the simulator's source (somaliland/ and physics/) as it is on disk now."""
+    import hashlib
+    from pathlib import Path
+
+    import somaliland
+
+    root = Path(somaliland.__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(p for d in ("somaliland", "physics") for p in (root / d).rglob("*")
+                       if p.suffix in (".py", ".toml", ".json") and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+_CODE = _source_digest()  # read as this module is imported: the code this process runs, not later edits
+
+
 def code_version() -> str:
-    """Return a short hash of the simulator's source (somaliland/ and physics/), to tell code versions apart."""
-    cached = getattr(_LOCAL, "code", None)
-    if cached is None:
-        import hashlib
-        from pathlib import Path
+    """Return a short hash of the simulator's source (somaliland/ and physics/), to tell code versions apart.
 
-        import somaliland
-
-        root = Path(somaliland.__file__).resolve().parents[1]
-        digest = hashlib.sha256()
-        for path in sorted(p for d in ("somaliland", "physics") for p in (root / d).rglob("*")
-                           if p.suffix in (".py", ".toml", ".json") and "__pycache__" not in p.parts):
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
-        cached = _LOCAL.code = digest.hexdigest()[:12]
-    return cached
+    Read when this module was imported (a study's processes import it before their first game), so a file
+    edited while a study runs does not label the games of a process that still runs the code it loaded
+    (as `survey.code_digest` does for the surveys)."""
+    return _CODE
 
 
 def _roller(settings: SimSettings) -> Roller:
