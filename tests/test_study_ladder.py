@@ -1,5 +1,7 @@
 """The ladder (issue 21) from hand-built players tables whose ratings are known."""
 
+import math
+
 import pandas as pd
 import pytest
 
@@ -83,3 +85,30 @@ def test_groundings_split_leaves_out_games_without_its_columns():
     lines = aground_table(table)
     assert "the full-value route" in lines[0] and lines[2].startswith("| seat.0.strategy=search | ev | 60 | 25.0 [")
     assert aground_table(_table()) == []  # played before the split columns existed
+
+
+def test_groundings_at_the_fields_route_mix_take_the_route_mix_out_R8_R17():
+    """A strategy that throws exactly as well as the field on each kind of route but sails the riskier one more
+    runs aground more per move; at the field's route mix its groundings equal the field's (ratio 1)."""
+    table = _table(games=50)
+    search = table.seat == 0
+    # both: 25% aground on the full-value route, 50% on the other, no ship pushed aground; search sails 8 of its
+    # 10 throws on the full-value route (2 + 1 aground), each ev seat 4 of its 10 (1 + 3 aground)
+    table = table.assign(throws_full=search.map({True: 8, False: 4}), launches=0, aground_launch=0,
+                         aground_thrown_full=search.map({True: 2, False: 1}),
+                         aground_thrown=search.map({True: 3, False: 4}), groundings=search.map({True: 3, False: 4}))
+    rows = {r["strategy"]: r for r in aground_rows(table)}
+    assert rows["ev"]["field"] == "ev" and rows["ev"]["at_field_mix"] is None
+    rate, ratio = rows["search"]["at_field_mix"]
+    assert rate[0] == pytest.approx(0.4) and ratio[0] == pytest.approx(1.0)  # raw: 0.3 against 0.4
+    assert ratio[1] == pytest.approx(1.0) and ratio[2] == pytest.approx(1.0)  # every game alike: no spread
+    line = next(l for l in aground_table(table) if "| search |" in l)
+    assert line.endswith("| 40.0 [40.0, 40.0] (1.00 [1.00, 1.00]×) |")
+
+
+def test_groundings_at_the_fields_route_mix_need_throws_on_both_kinds_of_route():
+    table = _split(_table(games=20))
+    table.loc[table.seat == 0, "throws_full"] = 10  # the search seat sails only the full-value route
+    search = next(r for r in aground_rows(table) if r["strategy"] == "search")
+    assert math.isnan(search["at_field_mix"][0][0])
+    assert next(l for l in aground_table(table) if "| search |" in l).endswith("| – (sails one kind of route) |")

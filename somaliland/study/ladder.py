@@ -11,7 +11,10 @@ on the pooled counts and within [0, 1]); a single seat's win rate takes Wilson's
 aground (R17) per throw on the map's full-value route(s) and on the others (R8), at launching throws (R12)
 against all other throws, and its ships pushed aground by any throw (R18) per throw of its own. A strategy that
 sails the riskier route more runs aground more often per move without throwing worse; these rates tell the two
-apart. They need the players-table columns `throws_full`, `launches`, `aground_thrown`, `aground_thrown_full`
+apart, and `standardised` sums them into one figure: a strategy's groundings per move had it sailed its table's
+route mix (direct standardisation: its own rate on each kind of route weighted by the share of throws the
+table's field, the strategy with the most seats there, made on that kind, plus its pushed groundings), against
+the field's own groundings per move, with a 95% interval from resampling games (`BOOTSTRAP`, a fixed seed). They need the players-table columns `throws_full`, `launches`, `aground_thrown`, `aground_thrown_full`
 and `aground_launch` (games played since 2026-11-28; older games are left out and the table says how many
 games it rests on).
 """
@@ -19,6 +22,8 @@ games it rests on).
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from somaliland.study.routenames import kind_name
 from somaliland.study.stats import mean_ci, ratio_ci, share_ci, wilson
@@ -77,6 +82,43 @@ def ladder_table(players) -> list[str]:
 
 
 SPLIT = ("throws_full", "launches", "aground_thrown", "aground_thrown_full", "aground_launch")  # `aground_table`'s
+BOOTSTRAP = 2000  # resamples of games for `standardised`'s interval (seeded: the same results, the same report)
+
+
+def _mix_rate(counts: np.ndarray, weight_full: np.ndarray) -> np.ndarray:
+    """Return groundings per move at a route mix: counts (..., 5) of groundings, throws, throws_full,
+    aground_thrown, aground_thrown_full summed over games; `weight_full`, the share of throws on full-value routes."""
+    groundings, throws, throws_full, thrown, thrown_full = np.moveaxis(counts, -1, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        full = thrown_full / throws_full
+        half = (thrown - thrown_full) / (throws - throws_full)
+        return weight_full * full + (1 - weight_full) * half + (groundings - thrown) / throws
+
+
+def standardised(mine, field) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """Return (groundings per move at the field's route mix, its ratio to the field's groundings per move), each
+    as (value, low, high) with a game-resampling 95% interval (module docstring); NaN where a kind of route has no
+    throws of `mine` (a strategy that sails one kind only cannot be set at another mix).
+
+    `mine` and `field` are per-game sums (indexed by game) of groundings, throws and `SPLIT`'s columns.
+    """
+    columns = ["groundings", "throws", "throws_full", "aground_thrown", "aground_thrown_full"]
+    games = mine.index.intersection(field.index)
+    a, f = mine.loc[games, columns].to_numpy(float), field.loc[games, columns].to_numpy(float)
+
+    def figures(idx):
+        sa, sf = a[idx].sum(axis=-2), f[idx].sum(axis=-2)
+        weight = sf[..., 2] / sf[..., 1]
+        rate = _mix_rate(sa, weight)
+        return rate, rate / (sf[..., 0] / sf[..., 1])
+
+    rate, ratio = figures(np.arange(len(games)))
+    if not np.isfinite(ratio) or len(games) < 2:
+        return (float(rate), math.nan, math.nan), (float(ratio), math.nan, math.nan)
+    draws = np.random.default_rng(0).integers(0, len(games), (BOOTSTRAP, len(games)))
+    rates, ratios = figures(draws)
+    bounds = [np.nanpercentile(x, [2.5, 97.5]) for x in (rates, ratios)]
+    return ((float(rate), *map(float, bounds[0])), (float(ratio), *map(float, bounds[1])))
 
 
 def aground_rows(players) -> list[dict]:
@@ -87,6 +129,8 @@ def aground_rows(players) -> list[dict]:
     players = players[players[list(SPLIT)].notna().all(axis=1)]
     rows = []
     for (cell, label), at_table in players.groupby(["cell", "cell_label"], sort=True):
+        field = at_table.strategy.value_counts().idxmax()  # the strategy with the most seats at this table
+        field_games = at_table[at_table.strategy == field].groupby("game")[["groundings", "throws", *SPLIT]].sum()
         for strategy, seats in at_table.groupby("strategy", sort=True):
             g = seats.groupby("game")[["groundings", "throws", *SPLIT]].sum()
             parts = {"full": (g.aground_thrown_full, g.throws_full),
@@ -94,7 +138,8 @@ def aground_rows(players) -> list[dict]:
                      "launch": (g.aground_launch, g.launches),
                      "other": (g.aground_thrown - g.aground_launch, g.throws - g.launches),
                      "pushed": (g.groundings - g.aground_thrown, g.throws)}
-            row = {"cell": int(cell), "label": label, "strategy": strategy, "games": len(g)}
+            row = {"cell": int(cell), "label": label, "strategy": strategy, "games": len(g), "field": field,
+                   "at_field_mix": standardised(g, field_games) if strategy != field else None}
             for name, (aground, throws) in parts.items():
                 row[name] = (share_ci(aground, throws) if throws.sum() else (math.nan,) * 3,
                              int(throws.sum()))
@@ -109,9 +154,18 @@ def aground_table(players, games=None) -> list[str]:
         return []
     full, half = kind_name(games, True), kind_name(games, False)
     lines = [f"| cell | strategy | games | own throws aground on {full} % (throws) | on {half} % (throws) | "
-             "at launches % (throws) | at other throws % (throws) | pushed aground by any throw, per own throw % |",
-             "|---|---|---|---|---|---|---|---|"]
+             "at launches % (throws) | at other throws % (throws) | pushed aground by any throw, per own throw % | "
+             "groundings per move at the field's route mix % (× the field's) |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in sorted(rows, key=lambda r: (r["cell"], r["strategy"])):
         cells = " | ".join(f"{_ci(*r[k][0], scale=100)} ({r[k][1]:,})" for k in ("full", "half", "launch", "other"))
-        lines.append(f"| {r['label']} | {r['strategy']} | {r['games']} | {cells} | {_ci(*r['pushed'][0], scale=100)} |")
+        mix = r["at_field_mix"]
+        if mix is None:
+            mix = "– (the field)"
+        elif math.isnan(mix[0][0]):
+            mix = "– (sails one kind of route)"
+        else:
+            mix = f"{_ci(*mix[0], scale=100)} ({_ci(*mix[1], digits=2)}×)"
+        lines.append(f"| {r['label']} | {r['strategy']} | {r['games']} | {cells} | {_ci(*r['pushed'][0], scale=100)} "
+                     f"| {mix} |")
     return lines

@@ -76,7 +76,12 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
                       "on each kind of route (R8) and at launching throws (R12) against all others, and its ships "
                       "pushed aground by any throw (R18), 95% intervals over games. A strategy that sails the "
                       "riskier route more runs aground more per move without throwing worse; these rates tell "
-                      "the two apart. They rest on the games played since the columns existed (2026-11-28).", "",
+                      "the two apart, and the last column sums them at one route mix: a strategy's groundings per "
+                      "move had it sailed as its table's field (the strategy with the most seats there) did, its "
+                      "own rate on each kind of route weighted by the field's share of throws there, plus its "
+                      "pushed groundings, and the ratio to the field's groundings per move (95% interval from "
+                      "resampling games). They rest on the games played since the columns existed (2026-11-28).",
+                      "",
                       *split, ""]
     lines += ["## Balance measures", "", *_balance_table(cells), ""]
     lines += ["## Figures", ""]
