@@ -88,7 +88,7 @@ def world_face_normals(orientation: Quaternion) -> np.ndarray:
 
 def _normals_z(orientation: Quaternion) -> tuple[float, ...] | None:
     """Return the z components of the six face normals (`world_face_normals(orientation)[:, 2]`), or None if one is
-    not a number.
+    not finite (numpy's answer is then taken as it is).
 
     The same values to the last bit (up to the sign of a zero): the face axes are unit vectors, so each component
     is one entry of the rotation matrix's bottom row, negated or not, plus zeros. Every roll asks this of every
@@ -96,7 +96,7 @@ def _normals_z(orientation: Quaternion) -> tuple[float, ...] | None:
     """
     x, y, z, w = orientation
     a, b, c = 2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)
-    if a != a or b != b or c != c:
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
         return None
     return (a, -a, b, -b, c, -c)
 

@@ -133,6 +133,26 @@ def test_a_decision_rolls_at_most_its_samples_and_leaves_the_games_generator_alo
     assert request.rng.bit_generator.state == before  # the hand's draws are neither consumed nor seen
 
 
+
+def test_a_stages_rolls_priced_together_are_worth_what_each_is_worth_alone(roller):
+    """The search prices a halving stage's rolls in one call (`outcome_values`); each worth must equal the roll's
+    own (`outcome_value`) to the last bit, whatever the roll did: grounded, left the board, arrived, touched."""
+    search = make_policy("search", roller, search_samples=10)
+    request = next(throw_requests(roller, 1))
+    search.survey(request.table.world, request.table.config)
+    table, ship = request.table, request.ship
+    model, s, ranked = search.ranked(table, ship)
+    scene = throw_scene(table.state, ship, table.world, table.config)
+    clumsy = ThrowSkill.level(0.1)  # scattered throws: a mixture of outcomes
+    rolls = [roller.roll(scene, execute(c.throw(model, ship, s.origin), clumsy, make_rng(k)))
+             for k, c in enumerate(ranked[:12] * 3)]
+    together = search.outcome_values(table, ship, s, rolls)
+    alone = [search.outcome_value(table, ship, s, roll) for roll in rolls]
+    assert together == alone  # exact equality of floats
+    statuses = {apply_roll(table.state, ship, roll, table.world, table.config)[0].ship(ship).status for roll in rolls}
+    assert len(set(alone)) > 10 and len(statuses) >= 2  # the rolls differ: the check is not of one outcome
+    assert search.outcome_values(table, ship, s, []) == []
+
 def test_a_launch_rolls_search_launch_times_its_samples_and_a_ship_at_sea_its_samples(roller):
     """R12: a ship leaving its port is given `search_launch` times the rolls (somaliland/players/README.md)."""
     counting = CountingRoller(roller)

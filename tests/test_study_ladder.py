@@ -99,16 +99,40 @@ def test_groundings_at_the_fields_route_mix_take_the_route_mix_out_R8_R17():
                          aground_thrown=search.map({True: 3, False: 4}), groundings=search.map({True: 3, False: 4}))
     rows = {r["strategy"]: r for r in aground_rows(table)}
     assert rows["ev"]["field"] == "ev" and rows["ev"]["at_field_mix"] is None
-    rate, ratio = rows["search"]["at_field_mix"]
-    assert rate[0] == pytest.approx(0.4) and ratio[0] == pytest.approx(1.0)  # raw: 0.3 against 0.4
-    assert ratio[1] == pytest.approx(1.0) and ratio[2] == pytest.approx(1.0)  # every game alike: no spread
+    mix = rows["search"]["at_field_mix"]
+    assert mix["games"] == 50 and mix["rate"][0] == pytest.approx(0.4)  # raw: 0.3 against 0.4
+    assert mix["ratio"] == pytest.approx((1.0, 1.0, 1.0))  # every game alike: no spread
     line = next(l for l in aground_table(table) if "| search |" in l)
-    assert line.endswith("| 40.0 [40.0, 40.0] (1.00 [1.00, 1.00]×) |")
+    assert line.endswith("| 40.0 [40.0, 40.0] (1.00 [1.00, 1.00]×; 50 games) |")
 
 
-def test_groundings_at_the_fields_route_mix_need_throws_on_both_kinds_of_route():
+def test_groundings_at_the_fields_route_mix_say_why_they_are_missing():
     table = _split(_table(games=20))
-    table.loc[table.seat == 0, "throws_full"] = 10  # the search seat sails only the full-value route
-    search = next(r for r in aground_rows(table) if r["strategy"] == "search")
-    assert math.isnan(search["at_field_mix"][0][0])
-    assert next(l for l in aground_table(table) if "| search |" in l).endswith("| – (sails one kind of route) |")
+    one_kind = table.copy()
+    one_kind.loc[one_kind.seat == 0, "throws_full"] = 10  # the search seat sails only the full-value route
+    search = next(r for r in aground_rows(one_kind) if r["strategy"] == "search")
+    assert math.isnan(search["at_field_mix"]["rate"][0])
+    assert next(l for l in aground_table(one_kind) if "| search |" in l).endswith(
+        "| – (no throws on a kind of route the field sails) |")
+    both_one_kind = one_kind.assign(throws_full=10, aground_thrown_full=1)  # everybody on the full-value route only
+    mix = next(r for r in aground_rows(both_one_kind) if r["strategy"] == "search")["at_field_mix"]
+    assert mix["rate"][0] == pytest.approx(0.1) and mix["ratio"][0] == pytest.approx(0.5)  # the mix is moot
+    apart = table.assign(game=table.game + 100 * (table.seat == 0))  # search and ev never at one table
+    assert next(l for l in aground_table(apart) if "| search |" in l).endswith("| – (no game with the field) |")
+    equal = table[table.seat <= 1]  # one search seat and one ev seat: no field
+    assert all(r["field"] is None and r["at_field_mix"] is None for r in aground_rows(equal))
+    assert all(l.endswith("| – (no field: equal seats) |") for l in aground_table(equal)[2:])
+    never = table.assign(groundings=table.groundings.where(table.seat == 0, 0),
+                         aground_thrown=table.aground_thrown.where(table.seat == 0, 0),
+                         aground_thrown_full=table.aground_thrown_full.where(table.seat == 0, 0),
+                         aground_launch=table.aground_launch.where(table.seat == 0, 0))
+    assert "no ratio: the field never ran aground" in next(l for l in aground_table(never) if "| search |" in l)
+
+
+def test_groundings_at_the_fields_route_mix_interval_is_withheld_when_resamples_are_undefined():
+    table = _split(_table(games=5))
+    search = table.seat == 0
+    # the search seat throws on the other kind of route in one game only: most resamples leave that rate undefined
+    table.loc[search, "throws_full"] = [10, 10, 10, 10, 5]
+    mix = next(r for r in aground_rows(table) if r["strategy"] == "search")["at_field_mix"]
+    assert math.isfinite(mix["rate"][0]) and math.isnan(mix["rate"][1]) and math.isnan(mix["ratio"][2])

@@ -158,12 +158,19 @@ def test_win_rate_by_seat_draws_each_seat_in_its_players_colour_R1(tmp_path, mon
 
 
 def test_code_version_is_the_source_read_at_import_not_at_each_game(monkeypatch):
-    """A study's games are labelled with the code their process loaded: `code_version` reads no file when asked
-    (a file edited while a study runs would otherwise label games the old code played)."""
+    """A study's games are labelled with the code their process loaded: `code_version` reads no file when asked,
+    in any thread (a file edited while a study runs would otherwise label games the old code played)."""
+    import sys
+    import threading
     from pathlib import Path
 
     from somaliland.study import worker
 
     assert worker.code_version() == worker._source_digest()  # nothing edited since import
+    assert {"somaliland.engine.loop", "somaliland.players.search"} <= set(sys.modules)  # read after what games run
     monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail(f"code_version read {self}"))
-    assert worker.code_version() == worker._CODE
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(worker.code_version()))  # a new thread: no cache of its own
+    thread.start()
+    thread.join()
+    assert seen == [worker._CODE]

@@ -171,9 +171,11 @@ class Search(Strategy):
     def outcome_values(self, table: Table, ship_id: str, s: Surroundings, rolls: list[RollResult]) -> list[float]:
         """Return the worth of each simulated roll (`outcome_value`), their landings priced in one call of
         `score_landings` (elementwise, so each worth is what it would be alone, to the last bit)."""
+        if not rolls:
+            return []
         w = self.search_weights
         afters = [apply_roll(table.state, ship_id, roll, table.world, table.config)[0] for roll in rolls]
-        ends = np.array([roll.thrown.position[:2] for roll in rolls])
+        ends = np.array([roll.thrown.position[:2] for roll in rolls], dtype=float).reshape(-1, 2)
         touched = np.array([any(roll.thrown.name in (c.a, c.b) for c in roll.contacts) for roll in rolls])
         landed = score_landings(s, ends, self.weights, touched)
         values = []
@@ -251,7 +253,7 @@ def halving(prior: np.ndarray, sampled: Callable[[int, int], float], budget: int
                 rolled[i] += 1
                 used += 1
         values = [] if not pairs else batch(pairs) if batch is not None else [sampled(i, j) for i, j in pairs]
-        for (i, _), v in zip(pairs, values):
+        for (i, _), v in zip(pairs, values, strict=True):
             total[i] += v
         alive = sorted(alive, key=lambda i: (-value(i), i))[:max(1, math.ceil(len(alive) / 2))]
     return alive[0]

@@ -11,11 +11,13 @@ on the pooled counts and within [0, 1]); a single seat's win rate takes Wilson's
 aground (R17) per throw on the map's full-value route(s) and on the others (R8), at launching throws (R12)
 against all other throws, and its ships pushed aground by any throw (R18) per throw of its own. A strategy that
 sails the riskier route more runs aground more often per move without throwing worse; these rates tell the two
-apart, and `standardised` sums them into one figure: a strategy's groundings per move had it sailed its table's
-route mix (direct standardisation: its own rate on each kind of route weighted by the share of throws the
-table's field, the strategy with the most seats there, made on that kind, plus its pushed groundings), against
-the field's own groundings per move, with a 95% interval from resampling games (`BOOTSTRAP`, a fixed seed). They need the players-table columns `throws_full`, `launches`, `aground_thrown`, `aground_thrown_full`
-and `aground_launch` (games played since 2026-11-28; older games are left out and the table says how many
+apart, and `standardised` sums them into one figure: a strategy's groundings per move had it split its throws
+between the kinds of route as its table's field did (the strategy with more seats there than any other; direct
+standardisation: its own rate on each kind of route weighted by the field's share of throws on that kind, plus
+its pushed groundings), against the field's own groundings per move, with a 95% interval from resampling games
+(`BOOTSTRAP`, a fixed seed). Only the kind of route is standardised: its launches, its seat and the ships that
+push it are as they were. They need the players-table columns `throws_full`, `launches`, `aground_thrown`,
+`aground_thrown_full` and `aground_launch` (games played since 2026-11-28; older games are left out and the table says how many
 games it rests on).
 """
 
@@ -83,42 +85,57 @@ def ladder_table(players) -> list[str]:
 
 SPLIT = ("throws_full", "launches", "aground_thrown", "aground_thrown_full", "aground_launch")  # `aground_table`'s
 BOOTSTRAP = 2000  # resamples of games for `standardised`'s interval (seeded: the same results, the same report)
+UNSTABLE = 0.01  # a share of resamples above which an undefined figure withholds `standardised`'s interval
 
 
 def _mix_rate(counts: np.ndarray, weight_full: np.ndarray) -> np.ndarray:
     """Return groundings per move at a route mix: counts (..., 5) of groundings, throws, throws_full,
-    aground_thrown, aground_thrown_full summed over games; `weight_full`, the share of throws on full-value routes."""
+    aground_thrown, aground_thrown_full summed over games; `weight_full`, the share of throws on full-value routes.
+    A kind of route the mix gives no weight needs no throws (its term is 0); one it weighs but with no throws
+    leaves the figure undefined (NaN)."""
     groundings, throws, throws_full, thrown, thrown_full = np.moveaxis(counts, -1, 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        full = thrown_full / throws_full
-        half = (thrown - thrown_full) / (throws - throws_full)
-        return weight_full * full + (1 - weight_full) * half + (groundings - thrown) / throws
+        full = np.where(weight_full == 0, 0.0, weight_full * (thrown_full / throws_full))
+        half = np.where(weight_full == 1, 0.0, (1 - weight_full) * ((thrown - thrown_full) / (throws - throws_full)))
+        return full + half + (groundings - thrown) / throws
 
 
-def standardised(mine, field) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
-    """Return (groundings per move at the field's route mix, its ratio to the field's groundings per move), each
-    as (value, low, high) with a game-resampling 95% interval (module docstring); NaN where a kind of route has no
-    throws of `mine` (a strategy that sails one kind only cannot be set at another mix).
+def standardised(mine, field) -> dict:
+    """Return `mine`'s groundings per move at the field's route mix and its ratio to the field's own (module
+    docstring): {"games": the games both played, "rate" and "ratio": (value, low, high)}, the interval from
+    `BOOTSTRAP` resamples of those games drawn together (seeded). A figure is NaN where it is undefined: no game
+    shared, no throws of `mine` on a kind of route the field sails, a field that never ran aground (no ratio);
+    the interval is NaN when more than `UNSTABLE` of the resamples leave it undefined.
 
-    `mine` and `field` are per-game sums (indexed by game) of groundings, throws and `SPLIT`'s columns.
+    `mine` and `field` are per-game sums (indexed by game) of groundings, throws and `SPLIT`'s columns. Only the
+    route kind is standardised: launches, seats and the ships that push are as each played them.
     """
     columns = ["groundings", "throws", "throws_full", "aground_thrown", "aground_thrown_full"]
     games = mine.index.intersection(field.index)
+    nan3 = (math.nan,) * 3
+    if len(games) == 0:
+        return {"games": 0, "rate": nan3, "ratio": nan3}
     a, f = mine.loc[games, columns].to_numpy(float), field.loc[games, columns].to_numpy(float)
 
-    def figures(idx):
-        sa, sf = a[idx].sum(axis=-2), f[idx].sum(axis=-2)
-        weight = sf[..., 2] / sf[..., 1]
-        rate = _mix_rate(sa, weight)
-        return rate, rate / (sf[..., 0] / sf[..., 1])
+    def figures(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return (rate, ratio) for each row of game counts (k, n): each game taken that many times."""
+        sa, sf = counts @ a, counts @ f
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rate = _mix_rate(sa, sf[..., 2] / sf[..., 1])
+            ratio = rate / (sf[..., 0] / sf[..., 1])
+        return rate, np.where(np.isfinite(ratio), ratio, np.nan)
 
-    rate, ratio = figures(np.arange(len(games)))
-    if not np.isfinite(ratio) or len(games) < 2:
-        return (float(rate), math.nan, math.nan), (float(ratio), math.nan, math.nan)
-    draws = np.random.default_rng(0).integers(0, len(games), (BOOTSTRAP, len(games)))
-    rates, ratios = figures(draws)
-    bounds = [np.nanpercentile(x, [2.5, 97.5]) for x in (rates, ratios)]
-    return ((float(rate), *map(float, bounds[0])), (float(ratio), *map(float, bounds[1])))
+    rate, ratio = (float(x[0]) for x in figures(np.ones((1, len(games)))))
+    result = {"games": len(games), "rate": (rate, math.nan, math.nan), "ratio": (ratio, math.nan, math.nan)}
+    if len(games) < 2:
+        return result
+    # each resample as the number of times it takes each game (multinomial): memory grows with games, not games²
+    counts = np.random.default_rng(0).multinomial(len(games), np.full(len(games), 1 / len(games)), size=BOOTSTRAP)
+    for name, value, draws in zip(("rate", "ratio"), (rate, ratio), figures(counts.astype(float))):
+        finite = draws[np.isfinite(draws)]
+        if math.isfinite(value) and len(finite) >= (1 - UNSTABLE) * BOOTSTRAP:
+            result[name] = (value, *map(float, np.percentile(finite, [2.5, 97.5])))
+    return result
 
 
 def aground_rows(players) -> list[dict]:
@@ -129,8 +146,11 @@ def aground_rows(players) -> list[dict]:
     players = players[players[list(SPLIT)].notna().all(axis=1)]
     rows = []
     for (cell, label), at_table in players.groupby(["cell", "cell_label"], sort=True):
-        field = at_table.strategy.value_counts().idxmax()  # the strategy with the most seats at this table
-        field_games = at_table[at_table.strategy == field].groupby("game")[["groundings", "throws", *SPLIT]].sum()
+        seats_of = at_table.strategy.value_counts()
+        # the field: the strategy with the most seats at this table, if one has more than any other
+        field = seats_of.index[0] if len(seats_of) == 1 or seats_of.iloc[0] > seats_of.iloc[1] else None
+        field_games = (at_table[at_table.strategy == field].groupby("game")[["groundings", "throws", *SPLIT]].sum()
+                       if field is not None else None)
         for strategy, seats in at_table.groupby("strategy", sort=True):
             g = seats.groupby("game")[["groundings", "throws", *SPLIT]].sum()
             parts = {"full": (g.aground_thrown_full, g.throws_full),
@@ -139,7 +159,7 @@ def aground_rows(players) -> list[dict]:
                      "other": (g.aground_thrown - g.aground_launch, g.throws - g.launches),
                      "pushed": (g.groundings - g.aground_thrown, g.throws)}
             row = {"cell": int(cell), "label": label, "strategy": strategy, "games": len(g), "field": field,
-                   "at_field_mix": standardised(g, field_games) if strategy != field else None}
+                   "at_field_mix": standardised(g, field_games) if field not in (None, strategy) else None}
             for name, (aground, throws) in parts.items():
                 row[name] = (share_ci(aground, throws) if throws.sum() else (math.nan,) * 3,
                              int(throws.sum()))
@@ -161,11 +181,15 @@ def aground_table(players, games=None) -> list[str]:
         cells = " | ".join(f"{_ci(*r[k][0], scale=100)} ({r[k][1]:,})" for k in ("full", "half", "launch", "other"))
         mix = r["at_field_mix"]
         if mix is None:
-            mix = "– (the field)"
-        elif math.isnan(mix[0][0]):
-            mix = "– (sails one kind of route)"
+            mix = "– (the field)" if r["field"] == r["strategy"] else "– (no field: equal seats)"
+        elif mix["games"] == 0:
+            mix = "– (no game with the field)"
+        elif math.isnan(mix["rate"][0]):
+            mix = "– (no throws on a kind of route the field sails)"
         else:
-            mix = f"{_ci(*mix[0], scale=100)} ({_ci(*mix[1], digits=2)}×)"
+            ratio = "no ratio: the field never ran aground" if math.isnan(mix["ratio"][0]) else \
+                f"{_ci(*mix['ratio'], digits=2)}×"
+            mix = f"{_ci(*mix['rate'], scale=100)} ({ratio}; {mix['games']} games)"
         lines.append(f"| {r['label']} | {r['strategy']} | {r['games']} | {cells} | {_ci(*r['pushed'][0], scale=100)} "
                      f"| {mix} |")
     return lines

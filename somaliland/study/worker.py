@@ -193,15 +193,22 @@ def _source_digest() -> str:
     return digest.hexdigest()[:12]
 
 
+# what a game runs, imported before the source is read (a worker process forked later inherits these modules)
+import somaliland.engine.loop  # noqa: E402,F401
+import somaliland.players.search  # noqa: E402,F401
+import somaliland.players.strategies  # noqa: E402,F401
+
 _CODE = _source_digest()  # read as this module is imported: the code this process runs, not later edits
 
 
 def code_version() -> str:
     """Return a short hash of the simulator's source (somaliland/ and physics/), to tell code versions apart.
 
-    Read when this module was imported (a study's processes import it before their first game), so a file
-    edited while a study runs does not label the games of a process that still runs the code it loaded
-    (as `survey.code_digest` does for the surveys)."""
+    Read when this module was imported, after the modules a game runs (the game loop, the strategies, the
+    search), which a study's processes import before their first game and pool workers forked from them
+    inherit: a file edited while a study runs neither relabels the games of a process that still runs the code it
+    loaded nor is run under the old label (as `survey.code_digest` does for the surveys). A module a game first
+    imports later (a strategy named by a custom factory) is not covered."""
     return _CODE
 
 
