@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 from somaliland.study.routenames import kind_name
-from somaliland.study.stats import mean_ci, ratio_ci, share_ci, wilson
+from somaliland.study.stats import bootstrap_ci, mean_ci, ratio_ci, share_ci, wilson
 
 TIMED = "throw_cpu_s"  # the players-table column the ladder needs (study/worker.py times each seat's decisions)
 
@@ -127,14 +127,11 @@ def standardised(mine, field) -> dict:
 
     rate, ratio = (float(x[0]) for x in figures(np.ones((1, len(games)))))
     result = {"games": len(games), "rate": (rate, math.nan, math.nan), "ratio": (ratio, math.nan, math.nan)}
-    if len(games) < 2:
-        return result
-    # each resample as the number of times it takes each game (multinomial): memory grows with games, not games²
-    counts = np.random.default_rng(0).multinomial(len(games), np.full(len(games), 1 / len(games)), size=BOOTSTRAP)
-    for name, value, draws in zip(("rate", "ratio"), (rate, ratio), figures(counts.astype(float))):
-        finite = draws[np.isfinite(draws)]
-        if math.isfinite(value) and len(finite) >= (1 - UNSTABLE) * BOOTSTRAP:
-            result[name] = (value, *map(float, np.percentile(finite, [2.5, 97.5])))
+    for name, value, part in (("rate", rate, 0), ("ratio", ratio, 1)):
+        _, low, high = bootstrap_ci(lambda w: figures(w)[part], len(games), resamples=BOOTSTRAP,
+                                    undefined_share=UNSTABLE)
+        if math.isfinite(low) and math.isfinite(high):  # else no interval: too few games, or too unstable
+            result[name] = (value, low, high)
     return result
 
 

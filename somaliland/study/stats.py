@@ -10,6 +10,7 @@ round 1 (position 0 is "whoever last saw the sea", R7), so a shared win (D14) co
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -161,3 +162,27 @@ def share_ci(numerators, denominators, z: float = Z95) -> tuple[float, float, fl
     if math.isnan(low):
         return (r, w_low, w_high)
     return (r, max(0.0, min(low, w_low)), min(1.0, max(high, w_high)))
+
+
+def bootstrap_ci(stat: Callable[[np.ndarray], np.ndarray], n: int, *, resamples: int, seed: int = 0,
+                 undefined_share: float) -> tuple[float, float, float]:
+    """Return (value, low, high): a statistic of n games on all of them and its percentile 95% interval over
+    `resamples` resamples of the games (seeded: the same games give the same interval).
+
+    `stat` maps weights (resamples x games; a game's weight is how often it was drawn) to one value per row. All
+    NaN with fewer than 2 games or no finite value; (value, -inf, inf) when more than `undefined_share` of the
+    resamples give no finite value.
+    """
+    if n < 2:
+        return (math.nan, math.nan, math.nan)
+    value = float(stat(np.ones((1, n)))[0])
+    if not math.isfinite(value):
+        return (math.nan, math.nan, math.nan)
+    from somaliland.seeding import make_rng
+
+    weights = make_rng(seed).multinomial(n, [1 / n] * n, size=resamples).astype(float)
+    draws = stat(weights)
+    if np.mean(~np.isfinite(draws)) > undefined_share:
+        return (value, -math.inf, math.inf)
+    low, high = np.nanpercentile(draws, [2.5, 97.5])
+    return (value, float(low), float(high))

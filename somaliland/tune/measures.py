@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from somaliland.study.stats import mean_ci, ratio_ci, share_ci
+from somaliland.study.stats import bootstrap_ci, mean_ci, ratio_ci, share_ci
 
 BOOTSTRAP = 1000  # resamples of the games
 BOOTSTRAP_SEED = 0
@@ -212,23 +212,9 @@ def _route_gap(games: Games, filters: dict[str, str]) -> tuple[float, float, flo
 
 
 def _bootstrap(stat: Callable[[np.ndarray], np.ndarray], n: int) -> tuple[float, float, float]:
-    """Return (value, low, high): the statistic on all games and its percentile 95% interval over resamples.
-
-    `stat` maps weights (resamples x games; a game's weight is how often it was drawn) to one value per row.
-    """
-    if n < 2:
-        return (math.nan, math.nan, math.nan)
-    value = float(stat(np.ones((1, n)))[0])
-    if not math.isfinite(value):
-        return (math.nan, math.nan, math.nan)
-    from somaliland.seeding import make_rng
-
-    weights = make_rng(BOOTSTRAP_SEED).multinomial(n, [1 / n] * n, size=BOOTSTRAP).astype(float)
-    draws = stat(weights)
-    if np.mean(~np.isfinite(draws)) > UNDEFINED_SHARE:
-        return (value, -math.inf, math.inf)
-    low, high = np.nanpercentile(draws, [2.5, 97.5])
-    return (value, float(low), float(high))
+    """Return (value, low, high): the statistic on all games and its percentile 95% interval over resamples
+    (`stats.bootstrap_ci`; `stat` maps weights, resamples x games, to one value per row)."""
+    return bootstrap_ci(stat, n, resamples=BOOTSTRAP, seed=BOOTSTRAP_SEED, undefined_share=UNDEFINED_SHARE)
 
 
 MEASURES: dict[str, Measure] = {m.name: m for m in (
