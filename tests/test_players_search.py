@@ -249,6 +249,40 @@ def test_search_launch_leaves_the_survey_alone(roller, monkeypatch, tmp_path):
     assert careful.survey(WORLD, config) is sailed and counted.calls == 0  # the same survey, not sailed again
 
 
+def test_search_play_aground_costs_a_games_groundings_more_and_leaves_the_survey_alone(roller, monkeypatch,
+                                                                                      tmp_path):
+    """R17: a game's throws weigh running aground `search_play_aground` more than the survey's throws do; the
+    survey, and so the routes and contracts it prices, is the default's (search-pilots.md, pilot 16)."""
+    monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path))
+    monkeypatch.setattr("somaliland.players.survey._CACHE", {})  # sailed here, not found from an earlier test
+    config = RulesConfig(players=2, rounds=1)
+    plain = make_policy("search", roller, search_samples=8, voyages=2)
+    careful = make_policy("search", roller, search_samples=8, search_play_aground=1.5, voyages=2)
+    assert careful.survey_key == plain.survey_key and careful.play_aground == 1.5 and plain.play_aground == 0.0
+    extras, priced = [], careful.outcome_values
+    monkeypatch.setattr(careful, "outcome_values", lambda *a: extras.append(a[4:]) or priced(*a))
+    sailed = careful.survey(WORLD, config)
+    assert extras and set(extras) == {(0.0,)}  # the survey's throws: the weights' penalty alone
+    assert plain.survey(WORLD, config) is sailed
+    request = next(throw_requests(roller, 1))
+    extras.clear()
+    careful.throw(request.table, request.ship, request.rng)
+    assert extras and set(extras) == {(1.5,)}  # a game's throws: the further penalty
+    table, ship = request.table, request.ship
+    model, s, ranked = careful.ranked(table, ship)
+    scene = throw_scene(table.state, ship, table.world, table.config)
+    rolls = [roller.roll(scene, execute(c.throw(model, ship, s.origin), ThrowSkill.level(0.1), make_rng(k)))
+             for k, c in enumerate(ranked[:12] * 3)]
+    base, more = priced(table, ship, s, rolls), priced(table, ship, s, rolls, 1.5)
+    aground = [apply_roll(table.state, ship, r, table.world, table.config)[0].ship(ship).status is Status.AGROUND
+               for r in rolls]
+    assert 0 < sum(aground) < len(rolls)  # some rolls ran aground, some did not
+    for a, b, grounded in zip(base, more, aground):
+        assert b == pytest.approx(a - 1.5) if grounded else b == a
+    with pytest.raises(UsageError, match=r"search_play_aground = -1 is not allowed; expected a number in \[0, 5\]"):
+        make_policy("search", roller, search_play_aground=-1)
+
+
 def test_a_game_whose_search_gives_launches_more_rolls_plays_through_and_verifies(tmp_path):
     path = tmp_path / "game.jsonl"
     with RecordWriter(path) as writer, make_roller() as roller:

@@ -85,20 +85,23 @@ class SearchWeights:
 class Search(Strategy):
     """ev's contracts, routes and launches; throws chosen by simulated outcomes (see module docstring)."""
 
-    def __init__(self, *args: Any, samples: int, launch_factor: int = 1,
+    def __init__(self, *args: Any, samples: int, launch_factor: int = 1, play_aground: float = 0.0,
                  search_weights: SearchWeights = SearchWeights(), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.samples = samples
         self.launch_factor = launch_factor  # not `launch`: that is the policy's launch decision (policy.py)
+        self.play_aground = play_aground  # a game's throws only, not the survey's (`throw`)
         self.search_weights = search_weights
 
     def __repr__(self) -> str:
-        return f"Search(samples={self.samples}, launch_factor={self.launch_factor}, tumble={self.tumble})"
+        return (f"Search(samples={self.samples}, launch_factor={self.launch_factor}, "
+                f"play_aground={self.play_aground}, tumble={self.tumble})")
 
     @property
     def survey_key(self) -> tuple:
         """What its choices depend on beyond the survey's own key (`survey.Thrower`): its samples and weights (not
-        `launch_factor`: the survey's launches have `samples` rolls, `budget`)."""
+        `launch_factor` nor `play_aground`: the survey's throws have `samples` rolls, `budget`, and only the
+        weights' grounding penalty, `throw`)."""
         return ("search", self.samples, self.search_weights)
 
     def budget(self, table: Table, ship_id: str) -> int:
@@ -120,17 +123,23 @@ class Search(Strategy):
         return self
 
     def throw(self, table: Table, ship_id: str, rng: np.random.Generator) -> Throw:
-        """Return the candidate throw whose simulated outcomes are worth most (module docstring)."""
+        """Return the candidate throw whose simulated outcomes are worth most (module docstring).
+
+        A game's throws weigh running aground (R17) `play_aground` more than the survey's (`search_play_aground`,
+        default 0): a careful hand in play that leaves the survey, and so the routes and contracts it prices,
+        as they are (a larger grounding penalty in the survey too moved the search round Africa and cost it wins:
+        search-pilots.md, pilots 8-11 and 16).
+        """
         model, s, ranked = self.ranked(table, ship_id)
         own = make_rng(decision_seed(rng, table.state, ship_id))
-        chosen = self.choose(table, ship_id, s, model, ranked, own, self.budget(table, ship_id))
+        chosen = self.choose(table, ship_id, s, model, ranked, own, self.budget(table, ship_id), self.play_aground)
         return chosen.throw(model, ship_id, s.origin)
 
     def choose(self, table: Table, ship_id: str, s: Surroundings, model: ThrowModel, ranked: list[Candidate],
-               rng: np.random.Generator, budget: int | None = None) -> Candidate:
+               rng: np.random.Generator, budget: int | None = None, extra_aground: float = 0.0) -> Candidate:
         """Return the candidate whose simulated outcomes are worth most, its scatter drawn from `rng` (the
         decision's own generator in a game, the leg's thinking branch in the survey), in `budget` physics rolls
-        (`samples` unless given)."""
+        (`samples` unless given), a grounding costing `extra_aground` more than the weights say."""
         made = self.candidates(table, ship_id, ranked, model, rng)
         budget = budget or self.samples
         seeds = rng.bit_generator.seed_seq.spawn(budget)  # sample j: the same draws for every candidate
@@ -141,7 +150,7 @@ class Search(Strategy):
 
         def rolled(pairs: list[tuple[int, int]]) -> list[float]:
             rolls = [roller.roll(scene, execute(intended[i], hand, make_rng(seeds[j]))) for i, j in pairs]
-            return self.outcome_values(table, ship_id, s, rolls)
+            return self.outcome_values(table, ship_id, s, rolls, extra_aground)
 
         prior = worth(s, made, model, self.spread, self.weights, FINE)
         return made[halving(prior, lambda i, j: rolled([(i, j)])[0], budget, self.search_weights.prior, batch=rolled)]
@@ -168,9 +177,11 @@ class Search(Strategy):
         """Return the worth of one simulated roll: the rules applied to it, priced on the map in play."""
         return self.outcome_values(table, ship_id, s, [roll])[0]
 
-    def outcome_values(self, table: Table, ship_id: str, s: Surroundings, rolls: list[RollResult]) -> list[float]:
+    def outcome_values(self, table: Table, ship_id: str, s: Surroundings, rolls: list[RollResult],
+                       extra_aground: float = 0.0) -> list[float]:
         """Return the worth of each simulated roll (`outcome_value`), their landings priced in one call of
-        `score_landings` (elementwise, so each worth is what it would be alone, to the last bit)."""
+        `score_landings` (elementwise, so each worth is what it would be alone, to the last bit); a grounding
+        costs `extra_aground` beyond the weights' penalty (`throw`)."""
         if not rolls:
             return []
         w = self.search_weights
@@ -186,7 +197,7 @@ class Search(Strategy):
                 continue
             value = score
             if mine.status is Status.AGROUND:
-                value -= w.aground
+                value -= w.aground + extra_aground
             if any(o.name == ship_id for o in roll.off_board):
                 value -= w.off_board
             values.append(value + w.rival * knocked(table.state, after, ship_id))

@@ -176,6 +176,7 @@ PARAMS: dict[str, tuple[type, float, float, Any]] = {  # name: (type, low, high,
 OWN_PARAMS: dict[str, dict[str, tuple[type, float, float, Any]]] = {  # parameters of one strategy only
     "search": {"search_samples": (int, 4, 1024, 64),  # physics rolls per throw decision (search.py)
                "search_launch": (int, 1, 16, 1),  # a launch's rolls, as a multiple of search_samples (R12)
+               "search_play_aground": (float, 0.0, 5.0, 0.0),  # running aground in a game's throws, not the survey's
                # SearchWeights (search.py), in chance to arrive, beyond what the aim's worth already counts:
                "search_aground": (float, 0.0, 5.0, 0.5),  # running aground (R17)
                "search_off_board": (float, 0.0, 5.0, 0.05),  # leaving the board (R19)
@@ -251,5 +252,5 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
         weights = SearchWeights(values["search_aground"], values["search_off_board"], values["search_sink"],
                                 values["search_rival"], values["search_prior"])
         return Search(name, roller, samples=values["search_samples"], launch_factor=values["search_launch"],
-                      search_weights=weights, **common)
+                      play_aground=values["search_play_aground"], search_weights=weights, **common)
     return Strategy(name, roller, **common)
