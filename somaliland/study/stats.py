@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from somaliland.seeding import make_rng
+
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -119,8 +121,6 @@ def holm(pvalues) -> list[float]:
 
 def fair_balance(games: int, players: int, sims: int = 2000) -> float:
     """Return the median Balance a perfectly fair game shows in `games` games (sampling noise alone)."""
-    from somaliland.seeding import make_rng
-
     if games <= 0:
         return math.nan
     wins = make_rng(0).multinomial(games, [1 / players] * players, size=sims) / games
@@ -178,8 +178,6 @@ def bootstrap_ci(stat: Callable[[np.ndarray], np.ndarray], n: int, *, resamples:
     value = float(stat(np.ones((1, n)))[0])
     if not math.isfinite(value):
         return (math.nan, math.nan, math.nan)
-    from somaliland.seeding import make_rng
-
     weights = make_rng(seed).multinomial(n, [1 / n] * n, size=resamples).astype(float)
     draws = stat(weights)
     if np.mean(~np.isfinite(draws)) > undefined_share:
