@@ -19,7 +19,7 @@ from physics.scene import Scene
 from physics.settings import SimSettings
 from physics.stepping import Roll
 from physics.throw import Throw
-from physics.world import KeptWorld, bullet_client, connect
+from physics.world import KeptWorld, bullet_client, connect, disconnect
 
 
 class BulletRoller:
@@ -41,7 +41,7 @@ class BulletRoller:
         """Disconnect from the physics servers."""
         for client in (self._p, self._side):
             if client is not None:
-                client.disconnect()
+                disconnect(client)
         self._p = self._side = None
         self._kept = None
 

@@ -51,7 +51,7 @@ class View:
 
     def __init__(self, size: tuple[int, int] | None = None,
                  background: tuple[float, float, float] = (0.7, 0.7, 0.8)) -> None:
-        from physics.world import quiet_stdout  # Bullet's C code prints on import and connect
+        from physics.world import opened, quiet_stdout  # Bullet's C code prints on import and connect
 
         with quiet_stdout():
             p = _pybullet()
@@ -62,7 +62,7 @@ class View:
                 red, green, blue = background
                 options = (f"--width={size[0]} --height={size[1]} --background_color_red={red} "
                            f"--background_color_green={green} --background_color_blue={blue}")
-            self._c = bullet_client.BulletClient(p.GUI if size is not None else p.DIRECT, options=options)
+            self._c = opened(bullet_client.BulletClient(p.GUI if size is not None else p.DIRECT, options=options))
         self.window = size is not None
         self.aimed: tuple | None = None  # the last camera asked for: target, distance, yaw, pitch
         if self.window:
@@ -78,10 +78,10 @@ class View:
 
     def close(self) -> None:
         """Disconnect (close the window)."""
-        from physics.world import quiet_stdout
+        from physics.world import disconnect, quiet_stdout
 
         with quiet_stdout():
-            self._c.disconnect()
+            disconnect(self._c)
 
     def connected(self) -> bool:
         """Return whether the client is still connected (False once the user closed the window)."""

@@ -13,7 +13,9 @@ its game's first roll.
 
 from __future__ import annotations
 
+import atexit
 import os
+import weakref
 from contextlib import contextmanager
 from functools import partial
 
@@ -155,7 +157,41 @@ class Calls:
 def connect() -> bullet_client.BulletClient:
     """Return a client of a new headless physics server."""
     with quiet_stdout():
-        return bullet_client.BulletClient(connection_mode=pybullet.DIRECT)
+        return opened(bullet_client.BulletClient(connection_mode=pybullet.DIRECT))
+
+
+_OPEN: weakref.WeakSet = weakref.WeakSet()  # clients still connected, for `_disconnect_all` at exit
+
+
+def opened(client: bullet_client.BulletClient) -> bullet_client.BulletClient:
+    """Return `client`, noted to be disconnected at interpreter exit if nothing disconnects it before."""
+    _OPEN.add(client)
+    return client
+
+
+def disconnect(client: bullet_client.BulletClient) -> None:
+    """Disconnect a client from its physics server and mark it disconnected.
+
+    `BulletClient.__del__` disconnects any client whose id is not -1; a client disconnected through its wrapper
+    keeps its id, and one collected during interpreter shutdown, when `pybullet_utils`' module globals are gone,
+    printed "Exception ignored in BulletClient.__del__ ... TypeError" at the end of a test run. Marked, a client
+    is left alone by `__del__`."""
+    _OPEN.discard(client)
+    if client._client >= 0:
+        client.disconnect()
+        client._client = -1
+
+
+@atexit.register
+def _disconnect_all() -> None:
+    """Disconnect, before the interpreter tears its modules down, every client this process opened and still
+    holds (a roller cached per thread, a cycle not yet collected); a forked child leaves its parent's alone."""
+    for client in list(_OPEN):
+        if getattr(client, "_pid", os.getpid()) == os.getpid():
+            try:
+                disconnect(client)
+            except pybullet.error:  # its server is already gone (a GUI window the user closed)
+                client._client = -1
 
 
 def build_world(p: bullet_client.BulletClient, settings: SimSettings, b: Board, mat: Materials) -> None:

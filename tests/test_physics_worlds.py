@@ -148,3 +148,20 @@ def test_the_step_clock_times_bullets_steps_and_changes_no_roll():
             timed = [roller.roll(scene, t) for t in throws]
     assert timed == plain
     assert clock.steps == sum(r.steps for r in plain) and clock.seconds > 0
+
+
+def test_a_closed_roller_leaves_no_client_for_bullets_finaliser_and_exit_disconnects_the_rest():
+    """A client disconnected by `close` is marked (id -1), so `BulletClient.__del__` does not disconnect it again
+    during interpreter shutdown (where that printed "Exception ignored ... TypeError"); one still open at exit is
+    disconnected by the exit hook, a closed one is not touched twice."""
+    from physics import world
+
+    roller = make_roller(SimSettings())
+    clients = [roller._p]
+    roller.close()
+    assert [c._client for c in clients] == [-1]
+    left_open = world.connect()
+    assert left_open in world._OPEN and left_open.isConnected()
+    world._disconnect_all()
+    assert left_open._client == -1 and left_open not in world._OPEN
+    world.disconnect(left_open)  # twice: nothing to do
