@@ -25,6 +25,8 @@ NAMES = Names.from_header(HEAD)
      "pirates of Eyl seized green-12, taken with red-8: green pays 3 points ransom"),
     (Released("green-12", "Eyl", (0.4, 0.3)), "pirates of Eyl released green-12, set down clear of every die"),
     (Tipped("red-8", 2, 2), "red-8 tipped over (onto another face of 2 pips)"),
+    (Tipped("red-6a", 1, 1), "red-6a tipped over (onto another face of 1 pip)"),
+    (Seized("red-6b", "Hobyo", 0.1, 1), "pirates of Hobyo seized red-6b: red pays 1 point ransom"),
     (Fulfilled(1, "46S", "africa", ("green-12",), False, 23.0), "green fulfilled 46S via open ocean: +23 points"),
     (RoundEnd((Score(0, 45, 0, 0, 1, 45.0), Score(1, 0, 0, 3, 0, -3.0))), "scores after round 2: red 45; green -3 points"),
     (Deal(0, ()), None),
