@@ -85,7 +85,8 @@ def sentence(told: Stamped | Moment, names: Names) -> str | None:
             return f"{ship} arrived ({names.route(route)}, {direction}bound)"
         case Seized(ship=ship, port=port, ransom=ransom, with_partner_of=partner):
             taken = f", taken with {partner}" if partner else ""
-            return f"pirates of {port} seized {ship}{taken}: {owner(ship)} pays {plural(ransom, 'point')} ransom"
+            paid = f"{ransom} point{'s' * (ransom != 1)}"
+            return f"pirates of {port} seized {ship}{taken}: {owner(ship)} pays {paid} ransom"
         case Fulfilled(seat=seat, card=card, route=route, points=won):
             return f"{names.seat(seat)} fulfilled {card} via {names.route(route)}: +{points(won)} points"
         case Failed(seat=seat, card=card):
@@ -104,11 +105,6 @@ def owner(ship: Any) -> str:
     return str(ship).split("-")[0]
 
 
-def plural(count: Any, noun: str) -> str:
-    """Return a count with its noun, singular for one ("1 point", "3 points")."""
-    return f"{count} {noun}" + "s" * (count != 1)
-
-
 def points(value: Any) -> str:
     """Return a points figure as the score sheet writes it ("25", "12.5")."""
     return f"{value:g}" if isinstance(value, (int, float)) else "?"
@@ -125,4 +121,6 @@ def _status(value: Any) -> str:
 
 def _faces(before: Any, after: Any) -> str:
     """Return a tip-over's faces; D12 counts a new top face even when it has as many pips."""
-    return f"{before} -> {after} pips up" if before != after else f"onto another face of {plural(after, 'pip')}"
+    if before != after:
+        return f"{before} -> {after} pips up"
+    return f"onto another face of {after} pip{'s' * (after != 1)}"
