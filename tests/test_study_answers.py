@@ -5,8 +5,11 @@ import re
 
 import numpy as np
 import pandas as pd
+import pytest
 
-from somaliland.study.answers import answers, rounds_answer, routes_answer, seats_answer, skill_answer
+from somaliland.study.answers import (answers, band_gaps, crossing, route_table, rounds_answer, routes_answer,
+                                      seats_answer, skill_answer)
+from somaliland.study.figures import route_gap_by_value
 
 
 def _cell(cell, k, rounds, n, p1_wins, throws, label=None, strategy="ev", skill=0.75, extra=None):
@@ -147,6 +150,41 @@ def test_routes_answer_R8_compares_sailed_contracts_by_value_band():
     (text, who) = routes_answer(pd.DataFrame(rows), _games_on([]))  # results made before routes were recorded
     assert "30-39: the half-value route, +11.0" in text and "56-64: the full-value route, -15.0" in text
     assert "the half-value route: cautious; the full-value route: bold" in who
+
+
+def test_R8_route_gaps_are_full_minus_half_by_band_and_say_where_they_cross_zero():
+    rows = []
+    for i in range(40):
+        rows.append(_contract(2, 32, False, 16.0 + i % 3))  # low values: half value nets 11 more
+        rows.append(_contract(2, 32, True, 5.0 + i % 3))
+        rows.append(_contract(2, 60, False, 30.0 + i % 3))  # high values: full value nets 15 more
+        rows.append(_contract(2, 60, True, 45.0 + i % 3))
+    rows += [_contract(2, 44, True, 20.0)] * 9 + [_contract(2, 44, False, 10.0)] * 30  # 9 < 10: not compared
+    gaps = band_gaps(route_table(pd.DataFrame(rows)))
+    assert [(band, n_full, n_half) for band, n_full, n_half, _ in gaps] == [
+        ("30-39", 40, 40), ("40-47", 9, 30), ("48-55", 0, 0), ("56-64", 40, 40)]
+    assert gaps[0][3][0] == pytest.approx(-11.0) and gaps[3][3][0] == pytest.approx(15.0) and gaps[1][3] is None and gaps[2][3] is None
+    assert gaps[0][3][1] < -11.0 < gaps[0][3][2]
+    assert crossing(gaps, "Aden", "Africa") == ("the curve crosses zero between the 30-39 and 56-64 bands: Africa "
+                                                 "nets more below, Aden above")
+    (text, _) = routes_answer(pd.DataFrame(rows), _games_on(DEFAULT_ROUTES))
+    assert "Seen as Gulf of Aden minus round Africa, the curve crosses zero between the 30-39 and 56-64 bands" in text
+    always = [r for r in rows if r["value"] != 32]  # the full-value route nets more wherever compared
+    assert crossing(band_gaps(route_table(pd.DataFrame(always))), "Aden", "Africa") == (
+        "too few value bands compared to say where the routes' net points cross")
+    always += [_contract(2, 50, True, 30.0)] * 10 + [_contract(2, 50, False, 20.0)] * 10
+    assert crossing(band_gaps(route_table(pd.DataFrame(always))), "Aden", "Africa") == (
+        "the curve does not cross zero inside contract values 48-64: Aden nets more in every compared band")
+
+
+def test_R8_route_gap_figure_is_drawn_only_where_both_routes_were_sailed(tmp_path):
+    rows = [{**_contract(2, 32, full, net), "cell": 0, "game": i % 5} for i in range(40)
+            for full, net in ((False, 16.0 + i % 3), (True, 5.0 + i % 3))]
+    assert route_gap_by_value(pd.DataFrame(rows), _games_on(DEFAULT_ROUTES), tmp_path / "gap.png") == 5
+    assert (tmp_path / "gap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    half_only = [r for r in rows if not r["full_route"]]
+    assert route_gap_by_value(pd.DataFrame(half_only), _games_on(DEFAULT_ROUTES), tmp_path / "none.png") == 0
+    assert not (tmp_path / "none.png").exists()
 
 
 def test_routes_answer_R8_names_the_routes_of_each_map_and_never_pools_two_maps():

@@ -353,6 +353,37 @@ def route_table(contracts):
     return frame[frame.ships > 0]
 
 
+def band_gaps(sailed) -> list[tuple[str, int, int, tuple[float, float, float] | None]]:
+    """R8: per contract value band (in order), the net points of a sailed contract on the full-value route minus
+    one on the half-value route, with its Welch 95% interval: (band, full contracts, half contracts, (gap, low,
+    high)), the last None where either side has fewer than MIN_PER_SIDE sailed contracts. `sailed` is
+    `route_table`'s frame of one map and player count."""
+    out = []
+    for band in sailed.band.cat.categories:
+        b = sailed[sailed.band == band]
+        full, half = b[b.full_route].net, b[~b.full_route].net
+        gap = difference_ci(full, half) if min(len(full), len(half)) >= MIN_PER_SIDE else None
+        out.append((str(band), len(full), len(half), gap))
+    return out
+
+
+def crossing(gaps, full: str, half: str) -> str:
+    """R8: where the full-minus-half net points curve of `band_gaps` crosses zero, read from its point estimates
+    band to band: between the last band where one route nets more and the first where the other does, or that it
+    does not cross inside the compared contract values (and which route nets more in all of them)."""
+    compared = [(band, gap[0]) for band, _, _, gap in gaps if gap is not None and math.isfinite(gap[0])]
+    if len(compared) < 2:
+        return "too few value bands compared to say where the routes' net points cross"
+    span = f"{compared[0][0].split('-')[0]}-{compared[-1][0].split('-')[-1]}"
+    for (band, gap), (after, next_gap) in zip(compared, compared[1:]):
+        if (gap < 0) != (next_gap < 0):
+            first, second = (half, full) if gap < 0 else (full, half)
+            return (f"the curve crosses zero between the {band} and {after} bands: {first} nets more below, "
+                    f"{second} above")
+    better = full if compared[0][1] > 0 else half
+    return f"the curve does not cross zero inside contract values {span}: {better} nets more in every compared band"
+
+
 def routes_answer(contracts, games=None) -> list[str]:
     """R8: per map, player count and contract value band, does a contract sailed on the half-value route net more
     than one on the full-value route? Routes are named by the map the games were played on (`routenames`); a band
@@ -372,14 +403,14 @@ def routes_answer(contracts, games=None) -> list[str]:
         for k in sorted(on_map.players.unique()):
             sel = on_map[on_map.players == k]
             verdicts = []
-            for band in frame.band.cat.categories:
-                b = sel[sel.band == band]
-                safe, risky = b[~b.full_route].net, b[b.full_route].net
-                if min(len(safe), len(risky)) < MIN_PER_SIDE:
-                    verdicts.append(f"{band}: too few contracts to compare ({full} {len(risky)}, {half} {len(safe)}; "
+            gaps = band_gaps(sel)
+            for band, n_full, n_half, gap in gaps:
+                if gap is None:
+                    verdicts.append(f"{band}: too few contracts to compare ({full} {n_full}, {half} {n_half}; "
                                     f"at least {MIN_PER_SIDE} each)")
                     continue
-                d, lo, hi = difference_ci(safe, risky)
+                d, lo, hi = (-x for x in gap)  # said as half minus full
+                lo, hi = hi, lo
                 word = half if lo > 0 else full if hi < 0 else "either (no significant difference)"
                 verdicts.append(f"{band}: {word}, {d:+.1f} [{lo:+.1f}, {hi:+.1f}]")
             routes = "; ".join(
@@ -388,7 +419,8 @@ def routes_answer(contracts, games=None) -> list[str]:
             compared = any("too few" not in v for v in verdicts)
             head = (f"{k} players{where}, net points of {half} minus {full} per sailed contract, by value" if compared
                     else f"{k} players{where}: {half} and {full} not compared, too few sailed contracts")
-            out.append(f"**{head}** — {'; '.join(verdicts)}. Behind it: {routes}.")
+            cross = f" Seen as {full} minus {half}, {crossing(gaps, full, half)}." if compared else ""
+            out.append(f"**{head}** — {'; '.join(verdicts)}.{cross} Behind it: {routes}.")
         who = on_map.groupby("full_route").strategy.agg(lambda s: ", ".join(sorted(set(s))))
         if len(who) == 2 and who[True] != who[False]:
             out.append(f"{f'On {name}, the' if name else 'The'} routes were sailed by different strategies ({half}: "

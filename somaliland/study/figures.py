@@ -283,6 +283,60 @@ def routes_by_value(contracts, games, path: Path) -> int:
     return _games(frame)
 
 
+def route_gap_title(games) -> str:
+    """Return the route-gap figure's title: the full-value route minus the half-value one, named by the map."""
+    return (f"Routes: {kind_name(games, True)} minus {kind_name(games, False)}, net points per sailed contract by "
+            f"contract value")
+
+
+def route_gap_by_value(contracts, games, path: Path) -> int:
+    """R8: the net points of a sailed contract on the full-value route minus one on the half-value route, by
+    contract value band, with Welch 95% intervals, per map and player count (`answers.band_gaps`); the title of
+    each panel says where the curve crosses zero (`answers.crossing`). A band with fewer than MIN_PER_SIDE
+    sailed contracts on either route is left out and named under the axis."""
+    from somaliland.study.answers import band_gaps, crossing, route_table
+
+    frame = route_table(contracts)
+    if frame.empty or frame.full_route.nunique() < 2:
+        return 0
+    panels = [(name, k, rows[rows.players == k], g) for name, rows, g in per_map(frame, games)
+              for k in sorted(rows.players.unique())]
+    panels = [(name, k, rows, g, band_gaps(rows)) for name, k, rows, g in panels]
+    panels = [p for p in panels if any(gap is not None for *_, gap in p[4])]
+    if not panels:
+        return 0
+    plt = _plt()
+    bands = list(frame.band.cat.categories)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.8 * len(panels) + 0.8, 4.4), sharey=True, squeeze=False)
+    for ax, (name, k, rows, g, gaps) in zip(axes[0], panels):
+        full, half = kind_name(g, True), kind_name(g, False)
+        shown = [(i, n_full, n_half, gap) for i, (_, n_full, n_half, gap) in enumerate(gaps) if gap is not None]
+        xs, stats = [i for i, *_ in shown], [gap for *_, gap in shown]
+        ax.plot(xs, [s[0] for s in stats], color="k", linewidth=1.0)
+        ax.errorbar(xs, [s[0] for s in stats], yerr=_errors(stats), fmt="D", ms=5, capsize=3, color="k")
+        for x, n_full, n_half, (m, lo, hi) in shown:
+            ax.annotate(f"n={n_full}+{n_half}", (x, hi if math.isfinite(hi) else m), textcoords="offset points",
+                        xytext=(0, 4), ha="center", fontsize=6)
+        ax.axhline(0, color="grey", linewidth=0.8)
+        ax.set_xticks(range(len(bands)), bands)
+        ax.set_xlim(-0.5, len(bands) - 0.5)
+        missing = [band for band, *_, gap in gaps if gap is None]
+        ax.set_xlabel("contract value (R3, points)" + (f"\nnot compared, too few contracts: {', '.join(missing)}"
+                                                      if missing else ""))
+        verdict = crossing(gaps, full, half)
+        ax.set_title(f"{f'{name}, ' if name else ''}{k} players - n = {_games(rows)} games\n"
+                     f"{verdict[0].upper()}{verdict[1:]}".replace(": ", ":\n", 1), fontsize=8)
+    ax0 = axes[0][0]
+    ax0.set_ylabel(f"{kind_name(games, True)} minus {kind_name(games, False)}\n"
+                   f"(net points per sailed contract: points minus ransoms)")
+    top, bottom = ax0.get_ylim()[1], ax0.get_ylim()[0]
+    ax0.set_ylim(min(bottom, 0.0) - 1.0, max(top, 0.0) + 1.0)  # zero, where the routes pay alike, always shown
+    fig.suptitle(f"{route_gap_title(games)}\ndiamonds: difference of means, whiskers: 95% interval; "
+                 f"n = sailed contracts on the full-value + half-value route", fontsize=9, y=1.08)
+    _save(fig, path)
+    return _games(frame)
+
+
 def captures_by_position(captures, games, path: Path) -> int:
     """Where along their route ships are captured, and what ransom that costs (routes named by their map)."""
     if captures.empty:
