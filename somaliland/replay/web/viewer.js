@@ -434,8 +434,9 @@
     if (!G.final) return;
     $("final").querySelector("tbody").innerHTML = G.final.rows.map((row) => {
       const seat = G.seats.find((s) => s.colour === row.colour);
-      return `<tr><td>${row.place}</td><td><span class="swatch" style="background:${seat ? rgb(seat.rgb, 1) : "#888"}"></span>${escape(row.colour)}</td>` +
-        `<td>${row.points}</td><td>${row.full}</td><td>${row.half / 2}</td><td>${row.ransom}</td><td>${row.fulfilled}</td><td>${escape(row.reason)}</td></tr>`;
+      return `<tr class="standing"><td>${row.place}</td><td><span class="swatch" style="background:${seat ? rgb(seat.rgb, 1) : "#888"}"></span>${escape(row.colour)}</td>` +
+        `<td>${row.points}</td><td>${row.full}</td><td>${row.half / 2}</td><td>${row.ransom}</td><td>${row.fulfilled}</td></tr>` +
+        `<tr class="why"><td></td><td colspan="6">why: ${escape(row.reason)}</td></tr>`;
     }).join("");
     const names = G.final.winners.map((w) => G.seats[w] ? G.seats[w].colour : `seat ${w}`);
     $("winner").textContent = `Winner: ${names.join(" and ")}` + (names.length > 1 ? " (shared)" : "");
