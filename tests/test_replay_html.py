@@ -1,6 +1,6 @@
 """The HTML replay page: one self-contained file (nothing fetched), whose data give back the recorded paths
 and boards to a tenth of a millimetre and carry the captions of the account, and a real browser that plays
-it: no console error, every step reached, the final table shown."""
+it: no console error, every step reached, the final table shown clear of the captions and not cut."""
 
 import json
 import re
@@ -96,6 +96,40 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_FLAGS)
 
 
+# Where the side panel's parts stand once the final table shows: the table's box, what shows of each caption
+# (cut to the captions' box when that box scrolls by itself), and each box from the table up to the page with
+# its width and the width of what it holds.
+LAYOUT = """() => {
+  const rect = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  const news = document.getElementById("news"), table = document.querySelector("#final table");
+  const own = getComputedStyle(news).overflowY !== "visible";
+  const cut = (r, c) => [Math.max(r[0], c[0]), Math.max(r[1], c[1]), Math.min(r[2], c[2]), Math.min(r[3], c[3])];
+  const boxes = [];
+  for (let el = table; el && el !== document.documentElement; el = el.parentElement)
+    boxes.push({id: el.id || el.tagName, scroll: el.scrollWidth, client: el.clientWidth});
+  return {final: rect(document.getElementById("final")), side: rect(document.getElementById("side")),
+          captions: [...news.children].map((li) => own ? cut(rect(li), rect(news)) : rect(li)),
+          newsScrolls: news.scrollHeight > news.clientHeight, newsOverflow: getComputedStyle(news).overflowY,
+          boxes, heads: [...document.querySelectorAll("#final thead th")].map(rect)};
+}"""
+
+
+def overlap(a, b):
+    """Return whether two boxes [left, top, right, bottom] share more than half a pixel both ways."""
+    return min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5
+
+
+def assert_final_table_readable(tab):
+    """The final table is clear of the captions and every column of it can be read without scrolling."""
+    at = tab.evaluate(LAYOUT)
+    shown = [box for box in at["captions"] if box[2] > box[0] and box[3] > box[1]]
+    assert shown and not any(overlap(box, at["final"]) for box in shown), at  # no caption drawn over the table
+    if at["newsScrolls"]:
+        assert at["newsOverflow"] in ("auto", "scroll"), at  # captions that do not fit scroll in their own box
+    assert all(box["scroll"] <= box["client"] for box in at["boxes"]), at["boxes"]  # nothing cut on the right
+    assert all(head[2] <= at["side"][2] + 0.5 and head[3] <= at["side"][3] for head in at["heads"]), at
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (make setup installs Debian's chromium as root: "
                                               "apt-get install chromium)")
 def test_a_browser_plays_every_step_without_error_and_shows_the_final_table(page):
@@ -117,8 +151,12 @@ def test_a_browser_plays_every_step_without_error_and_shows_the_final_table(page
             assert tab.locator("#counter").inner_text().startswith(f"step {k + 1} of {steps}")
         tab.wait_for_function("window.replay.state().done", timeout=20_000)  # the last throw plays to its rest
         tab.locator("#final").wait_for(state="visible", timeout=5_000)
-        rows = tab.locator("#final tbody tr")
+        rows = tab.locator("#final tbody tr.standing")
         assert rows.count() == 2 and tab.locator("#winner").inner_text().startswith("Winner: ")
+        assert tab.locator("#final tbody tr.why").count() == 2  # each place says why (tie-breaks)
+        assert_final_table_readable(tab)
+        tab.set_viewport_size({"width": 1280, "height": 800})
+        assert_final_table_readable(tab)
         tab.click("#first")
         tab.click("#play")  # plays on by itself
         tab.wait_for_function("window.replay.state().index >= 1", timeout=20_000)

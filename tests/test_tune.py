@@ -413,6 +413,55 @@ def test_a_watched_target_of_weight_0_is_measured_but_does_not_steer_the_search(
         tuning_of(BASE.replace("goal = [0.5, inf]", "goal = [0.5, inf]\nweight = -1"))
 
 
+def test_the_front_figure_says_what_and_in_what_unit_starts_shares_at_0_and_keeps_its_legend_beside_the_data(
+        tmp_path):
+    import matplotlib.colors as mcolors
+
+    from somaliland.study.figures import OKABE_ITO
+    from somaliland.tune.report import draw_front, knob_axis, target_axis
+
+    text = BASE.replace("[search]\n", '[search]\nsampler = "nsga2"\n') + textwrap.dedent("""
+        [[target]]
+        measure = "game_length"
+        goal = "minimise"
+
+        [[target]]
+        name = "gap_cheap"
+        measure = "route_gap"
+        values = "cheap"
+        goal = [-inf, 0.0]
+        weight = 0
+        """)
+    t = tuning_of(text)
+    share, length, gap = t.targets
+    def words(axis):  # the label as read, lines joined
+        return (axis[0].replace("\n", " "), *axis[1:])
+
+    assert words(target_axis(share)) == ("turns with a full-value ship at sea in which the pirates seize one (%) "
+                                         "target seizure_share", 100.0, True)
+    assert target_axis(length) == ("game length (throws)\ntarget game_length", 1.0, True)
+    what, scale, zero = words(target_axis(gap))  # a signed measure, its filter said in words, marked watched
+    assert what == ("net points per sailed contract, full-value minus half-value route, cheapest "
+                                       "third of the contract values (points) target gap_cheap (watched)")
+    assert (scale, zero) == (1.0, False)
+    assert knob_axis(t, "port_y") == "port_y (cm)\nsets map:pirate_port[Cove].at[1]"
+    result = run_search(t, tmp_path, Toy(lambda v: (v["port_y"] / 40, v["port_y"] / 10, 0.0)))
+    fig = draw_front(t, result, result.chosen(t).number)
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == target_axis(share)[0] and ax.get_ylabel() == target_axis(length)[0]
+    assert ax.get_xlim()[0] == 0.0 < 40 < ax.get_xlim()[1] <= 104  # a share in percent, from 0
+    assert ax.get_ylim()[0] == 0.0  # a count of throws, from 0
+    fig.canvas.draw()
+    legend, data = ax.get_legend().get_window_extent(), ax.get_window_extent()
+    assert legend.x0 >= data.x1  # beside the axes, not on the data
+    allowed = {mcolors.to_hex(c) for c in (*OKABE_ITO, "0.6", "k")}
+    drawn = {mcolors.to_hex(line.get_color()) for line in ax.get_lines()}
+    assert drawn and drawn <= allowed  # Okabe-Ito, grey for the stopped, black for the front
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
 def fake_search(out: str, pause: float) -> None:
     """Run the toy search in `out`, pausing in every evaluation (a subprocess the test kills)."""
     toy = Toy(lambda v: v["port_y"] / 40)

@@ -62,6 +62,9 @@ class Measure:
     filters: tuple[str, ...]
     compute: Callable[[Games, dict[str, str]], tuple[float, float, float]]
     needs_strategies: int = 0  # distinct strategies the seats must play
+    axis: str = ""  # what a figure's axis names it, in a few words
+    unit: str = ""  # the unit its axis is in (% for a share, drawn times 100)
+    signed: bool = False  # it can be below 0 (otherwise its axis starts at 0)
 
 
 def _per_game(games: Games, frame: Any, values: Callable[[Any], Any] = lambda f: f.game * 0 + 1) -> np.ndarray:
@@ -219,25 +222,33 @@ def _bootstrap(stat: Callable[[np.ndarray], np.ndarray], n: int) -> tuple[float,
 
 MEASURES: dict[str, Measure] = {m.name: m for m in (
     Measure("full_route_share", "share of planned contracts on a full-value route (R8)", True, (),
-            _full_route_share),
+            _full_route_share, axis="planned contracts on a full-value route", unit="%"),
     Measure("crossover_value", "contract value where the full-value route starts to net more than the half-value "
-            "one (lines fitted to net points by value, sailed contracts)", False, (), _crossover_value),
+            "one (lines fitted to net points by value, sailed contracts)", False, (), _crossover_value,
+            axis="contract value where the full-value route starts to net more", unit="points", signed=True),
     Measure("route_gap", "net points per sailed contract, full-value minus half-value route, in a band of the "
-            "contract values (values = cheap, middle, dear or all thirds)", False, ("values",), _route_gap),
-    Measure("seat_advantage", "largest turn position's win rate minus the fair 1/players", True, (), _seat_advantage),
+            "contract values (values = cheap, middle, dear or all thirds)", False, ("values",), _route_gap,
+            axis="net points per sailed contract, full-value minus half-value route", unit="points", signed=True),
+    Measure("seat_advantage", "largest turn position's win rate minus the fair 1/players", True, (), _seat_advantage,
+            axis="largest turn position's win rate above the fair 1/players", unit="percentage points"),
     Measure("strategy_spread", "best minus worst strategy's win rate", True, (), _strategy_spread,
-            needs_strategies=2),
-    Measure("fulfilment", "share of planned contracts fulfilled", True, ("route",), _fulfilment),
-    Measure("seizures_per_turn", "ships seized per turn (R13)", False, (), _seizures_per_turn),
+            needs_strategies=2, axis="best minus worst strategy's win rate", unit="percentage points"),
+    Measure("fulfilment", "share of planned contracts fulfilled", True, ("route",), _fulfilment,
+            axis="planned contracts fulfilled", unit="%"),
+    Measure("seizures_per_turn", "ships seized per turn (R13)", False, (), _seizures_per_turn,
+            axis="ships seized per turn", unit="ships a turn"),
     Measure("seizure_share", "share of turns with a full-value ship at sea in which the pirates seize a ship",
-            True, (), _seizure_share),
+            True, (), _seizure_share, axis="turns with a full-value ship at sea in which the pirates seize one",
+            unit="%"),
     Measure("half_value_seized", "share of seizures that took a ship on a half-value route (D15: none)", True, (),
-            _half_value_seized),
-    Measure("game_length", "throws per game", False, (), _game_length),
+            _half_value_seized, axis="seizures that took a ship on a half-value route", unit="%"),
+    Measure("game_length", "throws per game", False, (), _game_length, axis="game length", unit="throws"),
     Measure("contracts_per_game", "contracts taken per game, every player and round (R5)", False, (),
-            _contracts_per_game),
-    Measure("ransom_share", "ransoms paid as a share of the points scored (R21)", True, (), _ransom_share),
-    Measure("mean_score", "mean final points per player", False, ("strategy",), _mean_score),
+            _contracts_per_game, axis="contracts taken per game", unit="contracts"),
+    Measure("ransom_share", "ransoms paid as a share of the points scored (R21)", True, (), _ransom_share,
+            axis="ransoms paid, share of the points scored", unit="%"),
+    Measure("mean_score", "mean final points per player", False, ("strategy",), _mean_score,
+            axis="mean final points per player", unit="points", signed=True),
 )}
 FILTERS = {"route": ("full", "half"), "strategy": None, "values": ("cheap", "middle", "dear", "all")}  # None: any strategy the seats play
 

@@ -7,6 +7,7 @@ import textwrap
 from collections import Counter
 from pathlib import Path
 
+from somaliland.study.figures import OKABE_ITO, _outside, _plt, _save  # the study figures' helpers
 from somaliland.tune.candidate import describe
 from somaliland.tune.measures import MEASURES, Estimate
 from somaliland.tune.racing import Scored
@@ -153,71 +154,136 @@ def _value(v) -> str:
 
 
 def plot_front(tuning: Tuning, result: SearchResult, chosen: int | None, path: Path) -> None:
-    """Draw the candidates: two targets against each other (the front joined), or one target against each knob."""
-    import matplotlib
+    """Draw the candidates (`draw_front`) into a PNG."""
+    _save(draw_front(tuning, result, chosen), path)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
+# The study figures' standard (somaliland/study/figures.py): Okabe-Ito colours, a marker for each series,
+# legends beside the data, axes that say what and in what unit, shares and counts from zero.
+PLAYED, CHOSEN, GOALS = OKABE_ITO[3], OKABE_ITO[4], (OKABE_ITO[2], OKABE_ITO[6])  # goals: the x's, the y's
+FRONT = "k"
+STOPPED = "0.6"
+FILTER_WORDS = {"route": {"full": "full-value route", "half": "half-value route"},
+                "values": {"cheap": "cheapest third of the contract values", "middle": "middle third of the contract "
+                           "values", "dear": "dearest third of the contract values", "all": "all contract values"}}
+LABEL_WIDTH = 60
+
+
+def target_axis(target: Target) -> tuple[str, float, bool]:
+    """Return how a figure draws a target: its axis label (what, its filters, the unit; the target's name),
+    the scale of its values (100 for a share, drawn in percent) and whether its axis starts at 0."""
+    m = MEASURES[target.measure]
+    said = [FILTER_WORDS.get(key, {}).get(value, f"{value} players" if key == "strategy" else value)
+            for key, value in target.filters]
+    what = textwrap.fill(", ".join([m.axis, *said]) + f" ({m.unit})", LABEL_WIDTH)
+    return f"{what}\ntarget {label(target)}", 100.0 if m.share else 1.0, not m.signed
+
+
+def knob_axis(tuning: Tuning, name: str) -> str:
+    """Return the axis label of a parameter: its name and unit, and what its knob does to which file."""
+    knob, axis = next((k, a) for k in tuning.knobs for a, p in k.params if p.name == name)
+    last = next((s for s in reversed(knob.path.steps) if isinstance(s, str)), "")
+    if knob.action == "choose":
+        unit = ""
+    elif knob.action in ("factor", "scale"):
+        unit = "times"
+    elif knob.action == "rotate" or (knob.path.file == "map" and last == "heading"):
+        unit = "degrees"
+    elif knob.path.file == "map":  # the map's lengths are in cm (its relief in mm)
+        unit = "mm" if last == "relief" else "cm"
+    else:
+        unit = "points" if last == "contract_values" else ""
+    verb = {"set": "sets", "add": "adds to", "factor": "scales", "choose": "chooses", "move": "moves",
+            "buffer": "grows (+) or shrinks (-)", "scale": "scales", "rotate": "turns"}.get(knob.action, knob.action)
+    way = {"dx": ", + east", "dy": ", + north"}.get(axis, "")
+    return f"{name}" + (f" ({unit})" if unit else "") + f"\n{verb} {knob.path}{way}"
+
+
+def draw_front(tuning: Tuning, result: SearchResult, chosen: int | None):
+    """Return the figure of the candidates: two steering targets against each other (the front joined), or
+    one target against each knob; each estimate with its 95% interval, the goals shaded."""
+    plt = _plt()
     targets = tuning.targets
     steer = [i for i, t in enumerate(targets) if t.steers]  # the plot shows targets that steer
     a, b = (steer + [None])[:2]
     full = result.complete
     stopped = [s for s in result.played if s.games < tuning.top]
+    looks = ((stopped, dict(color=STOPPED, fmt="o", mfc="none", label="stopped early")),
+             (full, dict(color=PLAYED, fmt="o", label=f"played {tuning.top} games")))
+    ya, ys, yzero = target_axis(targets[a])
     if b is not None:
-        fig, ax = plt.subplots(figsize=(6.4, 5.2))
-        _scatter(ax, stopped, a, b, dict(color="0.75", fmt="o", mfc="none", label="stopped early"))
-        _scatter(ax, full, a, b, dict(color="tab:blue", fmt="o", label=f"played {tuning.top} games"))
+        xa, xs, xzero = ya, ys, yzero
+        ya, ys, yzero = target_axis(targets[b])
+        fig, ax = plt.subplots(figsize=(7.2, 5.4))
+        for group, style in looks:
+            _scatter(ax, group, a, b, xs, ys, style)
         front = sorted(result.front(tuning), key=lambda s: s.estimates[a].value)
-        ax.plot([s.estimates[a].value for s in front], [s.estimates[b].value for s in front], "-", color="tab:blue",
-                alpha=0.5, label="Pareto front")
-        _goal_span(ax, targets[a], vertical=True)
-        _goal_span(ax, targets[b], vertical=False)
-        ax.set_xlabel(targets[a].name)
-        ax.set_ylabel(targets[b].name)
-        _mark_chosen(ax, result, chosen, a, b)
-        ax.legend(fontsize=8)
+        ax.plot([s.estimates[a].value * xs for s in front], [s.estimates[b].value * ys for s in front], "-",
+                color=FRONT, lw=1, alpha=0.7, zorder=3, label="Pareto front (of every steering target)")
+        _floor(ax, xzero, xs, vertical=True)
+        _floor(ax, yzero, ys, vertical=False)
+        _goal_span(ax, targets[a], xs, vertical=True, colour=GOALS[0])
+        _goal_span(ax, targets[b], ys, vertical=False, colour=GOALS[1])
+        ax.set_xlabel(xa)
+        ax.set_ylabel(ya)
+        if chosen is not None:
+            s = result.trial(chosen).scored
+            _star(ax, s.estimates[a].value * xs, s.estimates[b].value * ys, chosen)
         axes = [ax]
     else:
         params = tuning.params
-        fig, axes = plt.subplots(1, len(params), figsize=(4.2 * len(params), 4.2), squeeze=False)
-        axes = list(axes[0])
+        fig, grid = plt.subplots(1, len(params), figsize=(4.2 * len(params), 4.2), squeeze=False, sharey=True)
+        axes = list(grid[0])
         for ax, p in zip(axes, params):
-            for group, style in ((stopped, dict(color="0.7", fmt="o", mfc="none", label="stopped early")),
-                                 (full, dict(color="tab:blue", fmt="o", label=f"played {tuning.top} games"))):
+            for group, style in looks:
                 if not group:
                     continue
-                xs = [_x(result.trial(s.number).values[p.name], p) for s in group]
+                at = [_x(result.trial(s.number).values[p.name], p) for s in group]
                 es = [s.estimates[a] for s in group]
-                ax.errorbar(xs, [e.value for e in es], yerr=_yerr(es), capsize=2, ms=4, ls="none", **style)
+                ax.errorbar(at, [e.value * ys for e in es], yerr=_yerr(es, ys), capsize=2, ms=4, ls="none", **style)
             if chosen is not None:
                 s = next(s for s in full if s.number == chosen)
-                ax.plot([_x(result.trial(chosen).values[p.name], p)], [s.estimates[a].value], "*", color="tab:red",
-                        ms=14, label=f"chosen (#{chosen})")
-            _goal_span(ax, targets[a], vertical=False)
-            ax.set_xlabel(p.name)
-            ax.set_ylabel(targets[a].name)
+                _star(ax, _x(result.trial(chosen).values[p.name], p), s.estimates[a].value * ys, chosen)
+            ax.set_xlabel(knob_axis(tuning, p.name), fontsize=9)
             if p.choices:
                 ax.set_xticks(range(len(p.choices)), [str(c) for c in p.choices])
-        axes[0].legend(fontsize=8)
-    fig.suptitle(f"{tuning.name}: estimates with 95% intervals (search seeds)", fontsize=10)
+        _floor(axes[0], yzero, ys, vertical=False)
+        for ax in axes:
+            _goal_span(ax, targets[a], ys, vertical=False, colour=GOALS[0])
+        axes[0].set_ylabel(ya)
+    _outside(axes[-1])
+    fig.suptitle(f"{tuning.name}: each candidate's estimates on the search seeds\nwhiskers: 95% intervals "
+                 f"over games; shaded or dashed: the goal", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
-def _goal_span(ax, target: Target, vertical: bool) -> None:
+def _floor(ax, zero: bool, scale: float, vertical: bool) -> None:
+    """Start a share's or a count's axis at 0 (a share's ends at 100%)."""
+    if not zero:
+        return
+    low, high = ax.get_xlim() if vertical else ax.get_ylim()
+    high = min(high, 104.0) if scale == 100.0 else high
+    (ax.set_xlim if vertical else ax.set_ylim)(0.0, max(high, 1e-9))
+
+
+def _star(ax, x: float, y: float, chosen: int) -> None:
+    ax.plot([x], [y], "*", color=CHOSEN, mec="k", mew=0.6, ms=15, zorder=5, label=f"chosen (#{chosen})")
+
+
+def _goal_span(ax, target: Target, scale: float, vertical: bool, colour: str) -> None:
     """Shade a target's goal range (clipped to the axes, so an open end does not stretch them)."""
     goal = target.goal
     if goal.kind not in ("range", "value"):
         return
     low, high = ax.get_xlim() if vertical else ax.get_ylim()
-    text = f"goal {goal_text(target)}"
+    said = goal_text(target)
+    text = f"goal of {label(target)}" + (f" {said}" if said.startswith("=") else f": {said}")
     if goal.kind == "value":
-        (ax.axvline if vertical else ax.axhline)(goal.low, color="tab:green", ls="--", lw=1, label=text)
+        (ax.axvline if vertical else ax.axhline)(goal.low * scale, color=colour, ls="--", lw=1.2, label=text)
     else:
         span = ax.axvspan if vertical else ax.axhspan
-        span(max(goal.low, low), min(goal.high, high), color="tab:green", alpha=0.12, label=text)
+        span(max(goal.low * scale, low), min(goal.high * scale, high), color=colour, alpha=0.2, lw=0, label=text)
     (ax.set_xlim if vertical else ax.set_ylim)(low, high)
 
 
@@ -225,23 +291,16 @@ def _x(value, p) -> float:
     return float(p.choices.index(value)) if p.choices else float(value)
 
 
-def _yerr(es: list[Estimate]) -> list[list[float]]:
+def _yerr(es: list[Estimate], scale: float = 1.0) -> list[list[float]]:
     def gap(a: float, b: float) -> float:
-        return abs(a - b) if math.isfinite(a - b) else 0.0
+        return abs(a - b) * scale if math.isfinite(a - b) else 0.0
 
     return [[gap(e.value, e.low) for e in es], [gap(e.high, e.value) for e in es]]
 
 
-def _scatter(ax, group: list[Scored], i: int, j: int, style: dict) -> None:
+def _scatter(ax, group: list[Scored], i: int, j: int, xs: float, ys: float, style: dict) -> None:
     if not group:
         return
     xe, ye = [s.estimates[i] for s in group], [s.estimates[j] for s in group]
-    ax.errorbar([e.value for e in xe], [e.value for e in ye], xerr=_yerr(xe), yerr=_yerr(ye), capsize=2, ms=4,
-                ls="none", **style)
-
-
-def _mark_chosen(ax, result: SearchResult, chosen: int | None, i: int, j: int) -> None:
-    if chosen is None:
-        return
-    s = result.trial(chosen).scored
-    ax.plot([s.estimates[i].value], [s.estimates[j].value], "*", color="tab:red", ms=14, label=f"chosen (#{chosen})")
+    ax.errorbar([e.value * xs for e in xe], [e.value * ys for e in ye], xerr=_yerr(xe, xs), yerr=_yerr(ye, ys),
+                capsize=2, ms=4, ls="none", **style)

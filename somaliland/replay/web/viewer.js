@@ -365,9 +365,15 @@
       (step.kind === "throw" ? ` \u00b7 ${Math.min(state.t, step.duration).toFixed(2)} / ${step.duration.toFixed(2)} s` : " \u00b7 pirate raid");
     $("play").innerHTML = state.mode === "playing" ? "&#x275A;&#x275A; pause" : "&#x25B6; play";
     $("final").hidden = !(state.index === N - 1 && done() && G.final);
+    more();
     const segs = $("timeline").children;
     for (let k = 0; k < segs.length; k++) segs[k].classList.toggle("now", k === state.index);
     $("timeline").setAttribute("aria-valuenow", String(state.index + 1));
+  }
+
+  function more() {  // captions below the captions' box fade out at its foot, till scrolled to
+    const news = $("news");
+    news.classList.toggle("more", news.scrollHeight - news.scrollTop > news.clientHeight + 1);
   }
 
   function go(index, show) {  // show: "start" plays the step from its start, "end" shows its outcome
@@ -434,8 +440,9 @@
     if (!G.final) return;
     $("final").querySelector("tbody").innerHTML = G.final.rows.map((row) => {
       const seat = G.seats.find((s) => s.colour === row.colour);
-      return `<tr><td>${row.place}</td><td><span class="swatch" style="background:${seat ? rgb(seat.rgb, 1) : "#888"}"></span>${escape(row.colour)}</td>` +
-        `<td>${row.points}</td><td>${row.full}</td><td>${row.half / 2}</td><td>${row.ransom}</td><td>${row.fulfilled}</td><td>${escape(row.reason)}</td></tr>`;
+      return `<tr class="standing"><td>${row.place}</td><td><span class="swatch" style="background:${seat ? rgb(seat.rgb, 1) : "#888"}"></span>${escape(row.colour)}</td>` +
+        `<td>${row.points}</td><td>${row.full}</td><td>${row.half / 2}</td><td>${row.ransom}</td><td>${row.fulfilled}</td></tr>` +
+        `<tr class="why"><td></td><td colspan="6">why: ${escape(row.reason)}</td></tr>`;
     }).join("");
     const names = G.final.winners.map((w) => G.seats[w] ? G.seats[w].colour : `seat ${w}`);
     $("winner").textContent = `Winner: ${names.join(" and ")}` + (names.length > 1 ? " (shared)" : "");
@@ -453,6 +460,8 @@
     for (const id in actions) $(id).addEventListener("click", actions[id]);
     $("speed").addEventListener("change", (e) => { state.speed = parseFloat(e.target.value); });
     $("trails").addEventListener("change", (e) => { state.trails = e.target.checked; dirty = true; });
+    $("news").addEventListener("scroll", more);
+    window.addEventListener("resize", more);
     const keys = { " ": "play", ArrowRight: "next", ArrowLeft: "prev", ArrowUp: "next-turn", ArrowDown: "prev-turn",
                    PageDown: "next-round", PageUp: "prev-round", Home: "first", End: "last" };
     document.addEventListener("keydown", (e) => {
