@@ -222,6 +222,9 @@ def test_throw_parameters_aim_along_the_route_and_a_launch_keeps_within_its_tole
     assert straight.spin == (0.0, 0.0, 0.0) and straight.style is Style.ROLL
     wide = layout.throw_answer(request, layout.roll, np.array([0.9, 1.0, 1.0]))  # 162 degrees off: clamped (R12)
     assert wide.heading - leg.heading == pytest.approx(math.radians(45) - 1e-3) and wide.speed == pytest.approx(2.5)
+    for spin in (1.0, -1.0):  # 2.5 m/s would roll the 16 mm die at 312 rad/s: held at the physics layer's 300
+        fast = layout.throw_answer(request, layout.roll, np.array([0.0, 1.0, spin]))
+        assert max(abs(c) for c in fast.spin) == pytest.approx(300.0) and fast.speed == pytest.approx(2.5)
     push = layout.throw_answer(request, layout.roll + 2, np.array([0.0, 1.0, 1.0]))
     assert push.style is Style.HALF and push.speed == 0.0
     action = layout.throw_action(request, wide)
