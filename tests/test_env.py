@@ -233,6 +233,19 @@ def test_throw_parameters_aim_along_the_route_and_a_launch_keeps_within_its_tole
     game.close()
 
 
+def test_every_corner_of_the_throw_box_is_a_throw_the_physics_layer_takes():
+    import itertools
+
+    game = raw_env(players=2, map_file=TINY, rounds=1)
+    game.reset(seed=3)
+    until(game, "throw")
+    request, layout = game.request, game.layout
+    for choice in range(layout.roll, layout.size):
+        for corner in itertools.product((-1.0, 0.0, 1.0), repeat=3):  # Throw's own checks raise on anything else
+            layout.throw_answer(request, choice, np.array(corner))
+    game.close()
+
+
 # -- rewards, observations, options ----------------------------------------------------------------
 def test_shaped_rewards_add_up_to_the_final_points():
     game = tiny(players=3, reward="shaped", opponents={"green": "ev"})
