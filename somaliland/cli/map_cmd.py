@@ -94,13 +94,18 @@ def _summary(m) -> str:
     from somaliland.map.model import value_words
     from somaliland.units import cm
 
-    lines = [f"  {m.name} {m.version}: {cm(m.width):g} x {cm(m.depth):g} cm, {len(m.lands)} land areas, "
-             f"{len(m.pirate_ports)} pirate ports"]
+    lands, ports = len(m.lands), len(m.pirate_ports)
+    lines = [f"  {m.name} {m.version}: {cm(m.width):g} x {cm(m.depth):g} cm, {lands} land area{'s' * (lands != 1)}, "
+             f"{ports} pirate port{'s' * (ports != 1)}"]
     for route in m.routes:
-        near = min((route.centre_line.distance(_point(p.point)) for p in m.pirate_ports), default=float("inf"))
         called = f" ({route.label})" if route.label not in ("", route.name) else ""
+        if m.pirate_ports:
+            near = min(route.centre_line.distance(_point(p.point)) for p in m.pirate_ports)
+            pirates = f"nearest pirate port {cm(near):.1f} cm away"
+        else:  # a map may have none (R13 then seizes nobody): no distance to give
+            pirates = "no pirate ports on this map"
         lines.append(f"  route {route.name}{called}: {cm(route.centre_line.length):.1f} cm, "
-                     f"{value_words(route.full_value)}, nearest pirate port {cm(near):.1f} cm away")
+                     f"{value_words(route.full_value)}, {pirates}")
     return "\n".join(lines)
 
 

@@ -53,6 +53,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     replay.add_argument("--cell", type=int, required=True, help="the game's cell (column `cell`)")
     replay.add_argument("--game", type=int, required=True, help="the game's number in its cell (column `game`)")
     replay.add_argument("--record", type=Path, default=None, help="write the game record (JSON Lines) here")
+    replay.add_argument("--study-dir", type=Path, default=None, metavar="DIR",
+                        help="the folder of the study file that made the results, where its relative map paths are "
+                             "read from (default: where the results' manifest puts it; give it for a results folder "
+                             "moved or copied away from its study)")
     replay.set_defaults(run=run_replay)
 
 
@@ -139,7 +143,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from somaliland.study.store import study_of
     from somaliland.study.worker import init_worker, policy_factory
 
-    study, _ = study_of(args.results)
+    study, _ = study_of(args.results, study_dir=args.study_dir)
     if not 0 <= args.cell < len(study.cells):
         raise StudyError(str(args.results), "--cell", f"a cell from 0 to {len(study.cells) - 1}", args.cell)
     if args.game < 0:

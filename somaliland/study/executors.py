@@ -73,9 +73,10 @@ def _parse_address(address: str, origin: str) -> tuple[str, str, int | None]:
     """Return (scheme, host, port) of a Dask address (port None for schemes without one).
 
     Raises:
-        StudyError: the address is malformed.
+        StudyError: the address is malformed; the hint says what is wrong with it (no host, no port, a port
+            that is not a number or out of range, an IPv6 bracket left open, an unknown scheme).
     """
-    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.addressing import parse_address
     from distributed.comm.registry import backends
 
     try:
@@ -84,15 +85,52 @@ def _parse_address(address: str, origin: str) -> tuple[str, str, int | None]:
             raise ValueError(f"unknown scheme {scheme!r} (known: {', '.join(sorted(backends))})")
         if scheme not in ("tcp", "tls", "ws", "wss"):
             return scheme, location, None
-        host, port = parse_host_port(location)
-        if not host:
-            raise ValueError("no host")
-        if not 0 < port < 65536:
-            raise ValueError(f"port {port} is not from 1 to 65535")
+        host, port = _host_port(location)
     except ValueError as error:
         raise StudyError(origin, "address", "a Dask scheduler address such as tcp://10.0.0.5:8786", address,
                          str(error)) from None
     return scheme, host, port
+
+
+def _host_port(location: str) -> tuple[str, int]:
+    """Return the host and port of HOST:PORT or [IPV6]:PORT.
+
+    Raises:
+        ValueError: saying what is missing or wrong (distributed's own parser says "invalid literal for int()"
+            of a missing port, and asks for brackets around an IPv6 address that has them, one unclosed).
+    """
+    if location.startswith("["):
+        host, closed, tail = location[1:].partition("]")
+        if not closed:
+            raise ValueError(f"the IPv6 address {location!r} opens a bracket it does not close (expected "
+                             f"[ADDRESS]:PORT, e.g. [::1]:8786)")
+        if not host:
+            raise ValueError("no host between the brackets [] (expected [ADDRESS]:PORT, e.g. [::1]:8786)")
+        if not tail:
+            raise ValueError(f"no port after [{host}] (expected [{host}]:PORT, e.g. [{host}]:8786)")
+        if not tail.startswith(":"):
+            raise ValueError(f"{tail!r} after [{host}] (expected :PORT, e.g. [{host}]:8786)")
+        port = tail[1:]
+    else:
+        if location.count(":") > 1:
+            raise ValueError(f"more than one ':' in {location!r} (HOST:PORT has one; an IPv6 address goes in "
+                             f"brackets, e.g. [::1]:8786)")
+        host, colon, port = location.partition(":")
+        if not host and not port:
+            raise ValueError("no host and no port (expected HOST:PORT, e.g. 10.0.0.5:8786)")
+        if not colon:
+            raise ValueError(f"no port after {host!r} (expected HOST:PORT, e.g. {host}:8786)")
+        if not host:
+            raise ValueError(f"no host before ':{port}' (expected HOST:PORT, e.g. 10.0.0.5:{port})")
+        if any(c.isspace() for c in host):
+            raise ValueError(f"a space in the host {host!r}")
+    if not port:
+        raise ValueError(f"no port after {location!r} (expected a port number from 1 to 65535, e.g. 8786)")
+    if not (port.isascii() and port.isdigit()):
+        raise ValueError(f"the port {port!r} is not a number")
+    if not 0 < int(port) < 65536:
+        raise ValueError(f"port {int(port)} is not from 1 to 65535")
+    return host, int(port)
 
 
 def _probe(address: str, origin: str, scheme: str, host: str, port: int, connect_s: float,

@@ -24,7 +24,7 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
         StudyError: the folder is not a study's results folder.
     """
     results, output = Path(results), Path(output)
-    study, manifest = study_of(results)
+    study, manifest = study_of(results, maps=False)  # a report opens no map: a copied folder reads too
     t = {name: read_table(results, name) for name in ("players", "contracts", "captures", "games", "errors")}
     games, players = t["games"], t["players"]
     figdir = output.parent / "figures"

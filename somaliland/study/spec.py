@@ -134,8 +134,13 @@ def load_study(path: str | Path) -> Study:
     return parse_study(text, str(path), path.resolve().parent)
 
 
-def parse_study(text: str, source: str, base_dir: Path) -> Study:
+def parse_study(text: str, source: str, base_dir: Path, maps: bool = True) -> Study:
     """Return the study in a TOML text; `base_dir` anchors a relative map path.
+
+    Args:
+        maps: check that each cell's map file exists and loads, and hash it into the fingerprint. False for
+            readers of results that never open a map (a report): the map paths are only resolved, and the
+            fingerprint is left empty (the results' manifest keeps the one they were run with).
 
     Raises:
         StudyError: as for `load_study`.
@@ -172,13 +177,13 @@ def parse_study(text: str, source: str, base_dir: Path) -> Study:
             combos.append((where, tuple(zip(keys, values))))
     if len(combos) > MAX_CELLS:
         raise StudyError(source, "sweep", f"at most {MAX_CELLS} cells", len(combos))
-    cells = tuple(_cell(source, i, where, base, values, base_dir, factory is None)
+    cells = tuple(_cell(source, i, where, base, values, base_dir, factory is None, maps)
                   for i, (where, values) in enumerate(combos))
     _distinct_map_names(source, cells)
     sweep_keys = tuple(dict.fromkeys(k for grid in grids for k in grid))
     return Study(name=name, question=question.strip(), source=source, master_seed=master, games_per_cell=games,
                  policy_factory=factory, sweep_keys=sweep_keys, cells=cells,
-                 fingerprint=_fingerprint(doc, cells))
+                 fingerprint=_fingerprint(doc, cells) if maps else "")
 
 
 def _known(source: str, where: str, table: Any, allowed: tuple[str, ...]) -> None:
@@ -212,7 +217,7 @@ def _sweeps(source: str, sweep: Any) -> list[dict[str, list[Any]]]:
 
 
 def _cell(source: str, index: int, where: str, base: dict[str, Any], values: tuple[tuple[str, Any], ...],
-          base_dir: Path, registry: bool) -> Cell:
+          base_dir: Path, registry: bool, maps: bool = True) -> Cell:
     """Return one cell: the base with the sweep values set, checked; errors name the sweep key."""
     doc = copy.deepcopy(base)
     for key, value in values:
@@ -225,7 +230,7 @@ def _cell(source: str, index: int, where: str, base: dict[str, Any], values: tup
         rules = rules_from_dict(rules_doc, "rules")
     except RulesConfigError as error:
         raise StudyError(source, f"{here}rules.{error.key}", error.expected, error.found) from None
-    map_path = _map_path(source, here, doc.get("map"), base_dir)
+    map_path = _map_path(source, here, doc.get("map"), base_dir, maps)
     seats = _seats(source, here, doc, rules.players, registry)
     physics = _physics(source, here, doc.get("physics", {}))
     return Cell(index=index, values=values, map_path=map_path, rules=rules, seats=seats, physics=physics)
@@ -267,12 +272,14 @@ def _set(doc: dict[str, Any], parts: list[str], value: Any) -> None:
     doc[parts[-1]] = value
 
 
-def _map_path(source: str, here: str, value: Any, base_dir: Path) -> Path:
+def _map_path(source: str, here: str, value: Any, base_dir: Path, check: bool = True) -> Path:
     if value is None:
         return DEFAULT_MAP
     if not isinstance(value, str) or not value or "\0" in value:
         raise StudyError(source, f"{here}map", "a map file path (relative to the study file)", value)
     path = Path(value) if Path(value).is_absolute() else (base_dir / value).resolve()
+    if not check:
+        return path
     if not path.is_file():
         raise StudyError(source, f"{here}map", "an existing map file (a relative path is read from the study "
                          f"file's folder, {base_dir})", str(path))

@@ -475,18 +475,63 @@ def journal_games(out: str | Path) -> int:
     return len({(o.cell, o.game) for o in read_journal(out / JOURNAL)[0]} - marked)
 
 
+def study_file(out: Path, manifest: dict[str, Any]) -> tuple[str, bool]:
+    """Return the study file that made a results folder, as a path that works from the current folder, and
+    whether it is there.
+
+    The manifest keeps the study's path as `study run` was given it (relative to the folder that command ran
+    in) and its folder relative to the results folder (`base_dir`); the file is looked for through the latter,
+    then (a folder moved or copied away from it) by that path from the current folder, if it holds the study
+    as kept in the folder. The path is relative to the current folder when the file lies under it, else absolute.
+    """
+    source = Path(manifest["source"])
+    if source.is_absolute():
+        return str(source), source.is_file()
+    path = (out / manifest["base_dir"] / source.name).resolve()
+    if not path.is_file() and source.is_file():
+        try:
+            if source.read_bytes() == (out / "study.toml").read_bytes():
+                path = source.resolve()
+        except OSError:
+            pass
+    shown = os.path.relpath(path)
+    return (str(path) if shown.startswith("..") else shown), path.is_file()
+
+
+def _study_run(out: Path, manifest: dict[str, Any]) -> tuple[str, str]:
+    """Return the `study run` command that repairs or completes a results folder, and a note on its STUDY_FILE
+    when the study file is not where the manifest puts it (the folder was moved or copied away from it)."""
+    path, there = study_file(out, manifest)
+    if there:
+        return f"somaliland study run {path} --out {out}", ""
+    return (f"somaliland study run STUDY_FILE --out {out}",
+            f", STUDY_FILE being the study file that made these results ({manifest['source']} from the folder that "
+            f"run started in; it is not at {path}: the results folder was moved or copied away from it)")
+
+
 def _repair_hint(out: Path, manifest: dict[str, Any]) -> str:
-    return (f"run `somaliland study run {manifest['source']} --out {out}` again: it sets the damaged chunk aside "
-            f"(in {out / DAMAGED}) and plays its games again")
+    command, note = _study_run(out, manifest)
+    return (f"run `{command}` again{note}: it sets the damaged chunk aside (in {out / DAMAGED}) and plays its games "
+            f"again")
 
 
-def study_of(out: str | Path) -> tuple[Study, dict[str, Any]]:
+def study_of(out: str | Path, maps: bool = True, study_dir: str | Path | None = None) -> tuple[Study, dict[str, Any]]:
     """Return the study that made a results folder (from the copy kept there) and the folder's manifest.
+
+    Args:
+        maps: the caller plays games, so each cell's map file must be found (and load); False for readers
+            that never open a map (a report), which then also read a folder copied away from its study's maps.
+            The study's fingerprint is then the manifest's.
+        study_dir: the folder of the study file that made the results, where a relative map path of the study
+            is read from (default: where the manifest's `base_dir` puts it, relative to the results folder).
 
     Raises:
         StudyError: the folder is not a study's results folder, its manifest or study copy is missing or
-            damaged, or its study file no longer checks.
+            damaged, its study file no longer checks, or (`maps`) a map file is not found: for a folder moved
+            or copied away from its study, the message names the file looked for and `--study-dir`.
     """
+    from dataclasses import replace
+
     from somaliland.study.spec import parse_study
 
     out = Path(out)
@@ -497,9 +542,42 @@ def study_of(out: str | Path) -> tuple[Study, dict[str, Any]]:
     except (OSError, UnicodeDecodeError) as error:
         found = "no such file" if isinstance(error, FileNotFoundError) else str(getattr(error, "strerror", error))
         raise StudyError(str(kept), "(file)", "the study file as run (`study run` keeps a copy here)", found,
-                         f"run `somaliland study run {manifest['source']} --out {out}` to restore it (it plays no "
-                         f"game if the study is complete)") from None
-    return parse_study(text, str(kept), (out / manifest["base_dir"]).resolve()), manifest
+                         "run `{}`{} to restore it (it plays no game if the study is complete)".format(
+                             *_study_run(out, manifest))) from None
+    base = Path(study_dir).resolve() if study_dir is not None else (out / manifest["base_dir"]).resolve()
+    study = parse_study(text, str(kept), base, maps=False)
+    if not maps:
+        return replace(study, fingerprint=manifest["fingerprint"]), manifest
+    missing = _missing_maps(study)
+    if not missing:
+        return parse_study(text, str(kept), base), manifest
+    changed = ""
+    if study_dir is None:  # moved or copied: the study's folder by its path from here, if its maps are the run's
+        other = Path(manifest["source"]).resolve().parent
+        if other != base and not _missing_maps(parse_study(text, str(kept), other, maps=False)):
+            found = parse_study(text, str(kept), other)
+            if found.fingerprint == manifest["fingerprint"]:
+                return found, manifest
+            changed = (f"{manifest['source']} from here has its maps, but they are not the ones these results were "
+                       f"played on (the study's fingerprint differs); ")
+    if study_dir is not None:
+        how = (f"--study-dir {study_dir} should name the folder of the study file that made these results "
+               f"({manifest['source']} from the folder that run started in)")
+    elif (base / Path(manifest["source"]).name).is_file():
+        how = "the map was moved or deleted since the run: put it back"
+    else:
+        how = (f"{changed}the results folder was moved or copied away from its study's maps: run this on the folder "
+               f"where `study run` wrote it, or add --study-dir DIR naming the folder of the study file that made "
+               f"it ({manifest['source']} from the folder that run started in)")
+    where = (f"--study-dir, {base}" if study_dir is not None else f"the study file's folder, {base}, which the "
+             f"manifest puts at {manifest['base_dir']!r} from the results folder")
+    raise StudyError(str(kept), "map", f"the map file{'s' * (len(missing) > 1)} these results were played on "
+                     f"(a relative path is read from {where})", f"no file at {' and '.join(missing)}", how)
+
+
+def _missing_maps(study: Study) -> list[str]:
+    """Return the map files of a study's cells that do not exist, each once."""
+    return list(dict.fromkeys(str(c.map_path) for c in study.cells if not c.map_path.is_file()))
 
 
 def read_manifest(out: str | Path) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Issue 18 item 3: kill -9 of `study run` must not leave its pool workers alive; two runs never share a folder.
 
 Each local worker asks the kernel for SIGKILL when its parent dies (PR_SET_PDEATHSIG), so nothing is left
-playing games nobody will record. A run locks its results folder, so a second run on it stops at once
+playing games nobody will record; the same command run again then finishes the study with the games an
+uninterrupted run plays, game by game. A run locks its results folder, so a second run on it stops at once
 instead of writing the same chunks.
 """
 
@@ -13,6 +14,8 @@ import time
 from pathlib import Path
 
 from somaliland.cli.main import main
+from somaliland.study import read_table
+from support import assert_same_games
 from test_study_support import ROOT, tiny_study
 
 
@@ -52,12 +55,18 @@ def two_workers(run: subprocess.Popen) -> list[int]:
     return workers
 
 
-def test_pool_workers_die_with_a_killed_run(tmp_path):
-    run = start_run(tiny_study(tmp_path, games=20), tmp_path / "out")
+def test_pool_workers_die_with_a_killed_run_and_the_same_command_finishes_it(reference, tmp_path, capsys):
+    path, ref = reference  # the tiny study's 6 games, played without a fault
+    out = tmp_path / "out"
+    run = start_run(path, out)
     try:
         workers = two_workers(run)
+        journal = out / "journal.jsonl"
+        deadline = time.monotonic() + 60  # kill once a game is recorded: the others are being played
+        while not (journal.exists() and journal.read_bytes().count(b"\n")) and time.monotonic() < deadline:
+            time.sleep(0.01)
         os.kill(run.pid, signal.SIGKILL)  # the main process alone, as `kill -9 PID` does
-        run.wait()
+        assert run.wait() == -signal.SIGKILL, "the run finished before it could be killed"
         deadline = time.monotonic() + 5
         while any(alive(w) for w in workers) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -67,6 +76,11 @@ def test_pool_workers_die_with_a_killed_run(tmp_path):
             os.killpg(run.pid, signal.SIGKILL)  # whatever is left of the session, if the test failed
         except ProcessLookupError:
             pass
+    kept = len(read_table(out, "games"))  # in chunks and in the journal
+    assert 1 <= kept < 6, f"{kept} of 6 games kept by the killed run"
+    assert main(["study", "run", str(path), "--out", str(out), "--workers", "2", "--quiet"]) == 0  # the same command
+    assert f"{6 - kept} games played (0 errors, 0 retried after a worker died)" in capsys.readouterr().out
+    assert_same_games(out, ref)
 
 
 def test_a_second_run_on_a_folder_in_use_stops_at_once(tmp_path, capsys):
