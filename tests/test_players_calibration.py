@@ -7,7 +7,9 @@ import math
 import pytest
 
 from physics import Board, DieSpec, Materials, PlacedDie, Pose, Roller, Scene, SimSettings
-from somaliland.players.calibration import SAMPLE_ROLLS, calibrate, roll_throw
+from physics import Throw
+from physics.throw import MAX_SPIN
+from somaliland.players.calibration import SAMPLE_ROLLS, calibrate, roll_throw, tumble_spin
 
 SIZE, MASS = 0.016, 0.004
 
@@ -60,3 +62,20 @@ def test_a_roll_carries_about_what_the_model_says(roller):
         assert math.dist(rest[:2], start) == pytest.approx(distance, abs=0.03)
         bearing = math.atan2(rest[1] - start[1], rest[0] - start[0])
         assert abs((bearing - heading + math.pi) % (2 * math.pi) - math.pi) < math.radians(6)
+
+
+def test_a_tumble_is_held_within_the_physics_layers_spin_limit_and_left_alone_below_it():
+    for size in (0.002, 0.01, 0.012, 0.016, 0.024):  # the die sizes the rules allow go down to 2 mm
+        for speed in (0.5, 1.0, 2.5, 9.9):
+            for tumble in (-1.0, -0.15, 0.15, 1.0):
+                for k in range(2001):
+                    heading = -math.pi + k * math.pi / 1000
+                    spin = tumble_spin(size, tumble, heading, speed)
+                    Throw("d", (0.0, 0.0), heading, speed, spin, 0.02)  # Throw checks every component
+                    rate = tumble * speed / (size / 2)
+                    free = (-math.sin(heading) * rate, math.cos(heading) * rate, 0.0)
+                    if max(abs(c) for c in free) <= MAX_SPIN:
+                        assert spin == free  # bit for bit: no throw the physics layer took changes
+                    else:
+                        assert max(abs(c) for c in spin) == pytest.approx(MAX_SPIN)
+                        assert math.atan2(spin[1], spin[0]) == pytest.approx(math.atan2(free[1], free[0]), abs=1e-9)

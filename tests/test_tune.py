@@ -556,3 +556,19 @@ def test_the_validation_has_a_progress_bar_in_games_that_starts_at_the_games_alr
     assert (bar.bar.n, bar.bar.total, bar.games) == (5, 10, 1)
     bar.close()
     assert "validation" in capsys.readouterr().err
+
+
+def test_the_front_figure_starts_a_rate_at_0_unless_a_whisker_reaches_below_it():
+    from somaliland.study.figures import _plt
+    from somaliland.tune.report import _floor
+
+    plt = _plt()
+    for whisker_low, floor in ((0.2, 0.0), (-0.5, None)):  # a normal interval of a rate near 0 may reach below it
+        fig, ax = plt.subplots()
+        ax.errorbar([1.0, 2.0], [0.4, 3.0], yerr=[[0.4 - whisker_low, 0.5], [0.5, 0.5]])
+        _floor(ax, True, 1.0, vertical=False)
+        if floor is None:
+            assert ax.get_ylim()[0] <= whisker_low  # the whisker is drawn whole
+        else:
+            assert ax.get_ylim()[0] == floor
+        plt.close(fig)

@@ -22,8 +22,8 @@ has its route and ships. Limits of this encoding: one route for all ships of a c
 A throw's parameters (each in [-1, 1]): `aim` x 180 degrees is the heading relative to the route's
 direction at the ship (a launch's aim is clamped to the launch tolerance, R12); `speed` maps to
 `SPEED_MID + speed * SPEED_HALF` m/s; `spin` is the forward tumble as a fraction of the rolling rate
-(`calibration.tumble_spin`), held within the physics layer's limit of `physics.throw.MAX_SPIN` rad/s on each axis (a fast
-throw of a small die would pass it: 2.5 m/s rolls a 16 mm die at 312 rad/s). A push reads the aim only. The seat's hand then scatters the throw
+(`calibration.tumble_spin`, which holds it within the physics layer's limit of `physics.throw.MAX_SPIN` rad/s
+on each axis). A push reads the aim only. The seat's hand then scatters the throw
 (`hand.execute`) before physics rolls it, as for any player.
 """
 
@@ -37,7 +37,6 @@ import numpy as np
 from gymnasium import spaces
 
 from physics import Style, Throw
-from physics.throw import MAX_SPIN
 from somaliland.engine.decisions import DraftRequest, LaunchRequest, PlanRequest, Request, ThrowRequest
 from somaliland.errors import UsageError
 from somaliland.map.model import Direction, Map
@@ -181,10 +180,6 @@ class Layout:
         if style is not Style.ROLL:
             return push_throw(ship.id, origin, heading, style)
         v = SPEED_MID + speed * SPEED_HALF
-        axis = max(abs(math.sin(heading)), abs(math.cos(heading)))  # the spin's larger component per rad/s of rate
-        if v > 0:  # the tumble's rate, spin * v / (size / 2), held so that no component passes the physics limit
-            cap = MAX_SPIN / axis * (t.config.die_size / 2) / v
-            spin = min(max(spin, -cap), cap)
         return Throw(ship.id, origin, heading, v, tumble_spin(t.config.die_size, spin, heading, v), RELEASE_HEIGHT)
 
     # -- answers to choices (what a policy's answer is as an action) ---------------------------------

@@ -368,20 +368,29 @@ def band_gaps(sailed) -> list[tuple[str, int, int, tuple[float, float, float] | 
 
 
 def crossing(gaps, full: str, half: str) -> str:
-    """R8: where the full-minus-half net points curve of `band_gaps` crosses zero, read from its point estimates
-    band to band: between the last band where one route nets more and the first where the other does, or that it
-    does not cross inside the compared contract values (and which route nets more in all of them)."""
-    compared = [(band, gap[0]) for band, _, _, gap in gaps if gap is not None and math.isfinite(gap[0])]
+    """R8: where the full-minus-half net points curve of `band_gaps` crosses zero, told by its 95% intervals: between
+    the last band whose interval lies on one side of zero and the first whose interval lies on the other; else that
+    it does not cross inside the compared contract values, saying which route nets more in how many bands (a band
+    whose interval holds zero is told from neither side)."""
+    compared = [(band, 1 if gap[1] > 0 else -1 if gap[2] < 0 else 0) for band, _, _, gap in gaps
+                if gap is not None and math.isfinite(gap[0])]
     if len(compared) < 2:
         return "too few value bands compared to say where the routes' net points cross"
     span = f"{compared[0][0].split('-')[0]}-{compared[-1][0].split('-')[-1]}"
-    for (band, gap), (after, next_gap) in zip(compared, compared[1:]):
-        if (gap < 0) != (next_gap < 0):
-            first, second = (half, full) if gap < 0 else (full, half)
-            return (f"the curve crosses zero between the {band} and {after} bands: {first} nets more below, "
-                    f"{second} above")
-    better = full if compared[0][1] > 0 else half
-    return f"the curve does not cross zero inside contract values {span}: {better} nets more in every compared band"
+    sides = [(band, side) for band, side in compared if side]
+    for (band, side), (after, other) in zip(sides, sides[1:]):
+        if side != other:
+            first, second = (half, full) if side < 0 else (full, half)
+            return (f"the curve crosses zero between the {band} and {after} bands (95% intervals on either side): "
+                    f"{first} nets more below, {second} above")
+    if not sides:
+        return f"no band inside contract values {span} tells either route from the other at 95%"
+    better = full if sides[0][1] > 0 else half
+    if len(sides) == len(compared):
+        return (f"the curve does not cross zero inside contract values {span}: {better} nets more in every compared "
+                f"band (every 95% interval on its side)")
+    return (f"the curve does not cross zero inside contract values {span}: {better} nets more in {len(sides)} of "
+            f"{len(compared)} compared bands, the others' 95% intervals hold zero")
 
 
 def routes_answer(contracts, games=None) -> list[str]:
@@ -409,8 +418,7 @@ def routes_answer(contracts, games=None) -> list[str]:
                     verdicts.append(f"{band}: too few contracts to compare ({full} {n_full}, {half} {n_half}; "
                                     f"at least {MIN_PER_SIDE} each)")
                     continue
-                d, lo, hi = (-x for x in gap)  # said as half minus full
-                lo, hi = hi, lo
+                d, lo, hi = -gap[0], -gap[2], -gap[1]  # said as half minus full
                 word = half if lo > 0 else full if hi < 0 else "either (no significant difference)"
                 verdicts.append(f"{band}: {word}, {d:+.1f} [{lo:+.1f}, {hi:+.1f}]")
             routes = "; ".join(
@@ -419,7 +427,8 @@ def routes_answer(contracts, games=None) -> list[str]:
             compared = any("too few" not in v for v in verdicts)
             head = (f"{k} players{where}, net points of {half} minus {full} per sailed contract, by value" if compared
                     else f"{k} players{where}: {half} and {full} not compared, too few sailed contracts")
-            cross = f" Seen as {full} minus {half}, {crossing(gaps, full, half)}." if compared else ""
+            told = sum(gap is not None for *_, gap in gaps) >= 2
+            cross = f" Seen as {full} minus {half}, {crossing(gaps, full, half)}." if told else ""
             out.append(f"**{head}** — {'; '.join(verdicts)}.{cross} Behind it: {routes}.")
         who = on_map.groupby("full_route").strategy.agg(lambda s: ", ".join(sorted(set(s))))
         if len(who) == 2 and who[True] != who[False]:

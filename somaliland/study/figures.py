@@ -13,6 +13,7 @@ palette with a marker or hatching of its own.
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -307,7 +308,8 @@ def route_gap_by_value(contracts, games, path: Path) -> int:
         return 0
     plt = _plt()
     bands = list(frame.band.cat.categories)
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.8 * len(panels) + 0.8, 4.4), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.8 * len(panels) + 0.8, 4.8), sharey=True, squeeze=False,
+                             layout="constrained")  # the titles of several lines each keep their own place
     for ax, (name, k, rows, g, gaps) in zip(axes[0], panels):
         full, half = kind_name(g, True), kind_name(g, False)
         shown = [(i, n_full, n_half, gap) for i, (_, n_full, n_half, gap) in enumerate(gaps) if gap is not None]
@@ -325,14 +327,14 @@ def route_gap_by_value(contracts, games, path: Path) -> int:
                                                       if missing else ""))
         verdict = crossing(gaps, full, half)
         ax.set_title(f"{f'{name}, ' if name else ''}{k} players - n = {_games(rows)} games\n"
-                     f"{verdict[0].upper()}{verdict[1:]}".replace(": ", ":\n", 1), fontsize=8)
+                     + textwrap.fill(f"{verdict[0].upper()}{verdict[1:]}", 64), fontsize=8)
     ax0 = axes[0][0]
     ax0.set_ylabel(f"{kind_name(games, True)} minus {kind_name(games, False)}\n"
                    f"(net points per sailed contract: points minus ransoms)")
     top, bottom = ax0.get_ylim()[1], ax0.get_ylim()[0]
     ax0.set_ylim(min(bottom, 0.0) - 1.0, max(top, 0.0) + 1.0)  # zero, where the routes pay alike, always shown
     fig.suptitle(f"{route_gap_title(games)}\ndiamonds: difference of means, whiskers: 95% interval; "
-                 f"n = sailed contracts on the full-value + half-value route", fontsize=9, y=1.08)
+                 f"n = sailed contracts on the full-value + half-value route", fontsize=9)
     _save(fig, path)
     return _games(frame)
 

@@ -495,7 +495,7 @@ def study_file(out: Path, manifest: dict[str, Any]) -> tuple[str, bool]:
         except OSError:
             pass
     shown = os.path.relpath(path)
-    return (str(path) if shown.startswith("..") else shown), path.is_file()
+    return (str(path) if Path(shown).parts[0] == ".." else shown), path.is_file()
 
 
 def _study_run(out: Path, manifest: dict[str, Any]) -> tuple[str, str]:
@@ -550,7 +550,14 @@ def study_of(out: str | Path, maps: bool = True, study_dir: str | Path | None = 
         return replace(study, fingerprint=manifest["fingerprint"]), manifest
     missing = _missing_maps(study)
     if not missing:
-        return parse_study(text, str(kept), base), manifest
+        found = parse_study(text, str(kept), base)
+        if found.fingerprint != manifest["fingerprint"]:  # the study's text is the run's: its maps are not
+            where = f"--study-dir {study_dir}" if study_dir is not None else f"{base}, the folder of the study file"
+            raise StudyError(str(kept), "map", "the map files these results were played on (their bytes are in the "
+                             "manifest's fingerprint)", f"maps read from {where}, that differ from them",
+                             "put back the maps the run played on (git history keeps them), or name the folder of "
+                             "a study file beside them with --study-dir")
+        return found, manifest
     changed = ""
     if study_dir is None:  # moved or copied: the study's folder by its path from here, if its maps are the run's
         other = Path(manifest["source"]).resolve().parent

@@ -160,7 +160,7 @@ def plot_front(tuning: Tuning, result: SearchResult, chosen: int | None, path: P
 
 # The study figures' standard (somaliland/study/figures.py): Okabe-Ito colours, a marker for each series,
 # legends beside the data, axes that say what and in what unit, shares and counts from zero.
-PLAYED, CHOSEN, GOALS = OKABE_ITO[3], OKABE_ITO[4], (OKABE_ITO[2], OKABE_ITO[6])  # goals: the x's, the y's
+PLAYED, CHOSEN, GOALS = OKABE_ITO[3], OKABE_ITO[4], (OKABE_ITO[2], OKABE_ITO[5])  # goals: the x's, the y's
 FRONT = "k"
 STOPPED = "0.6"
 FILTER_WORDS = {"route": {"full": "full-value route", "half": "half-value route"},
@@ -259,12 +259,14 @@ def draw_front(tuning: Tuning, result: SearchResult, chosen: int | None):
 
 
 def _floor(ax, zero: bool, scale: float, vertical: bool) -> None:
-    """Start a share's or a count's axis at 0 (a share's ends at 100%)."""
+    """Start a share's or a count's axis at 0 (a share's ends at 100%), lower only where a whisker reaches below 0
+    (a normal interval of a rate near 0): the axis holds every whisker it was drawn with."""
     if not zero:
         return
     low, high = ax.get_xlim() if vertical else ax.get_ylim()
     high = min(high, 104.0) if scale == 100.0 else high
-    (ax.set_xlim if vertical else ax.set_ylim)(0.0, max(high, 1e-9))
+    lowest = ax.dataLim.x0 if vertical else ax.dataLim.y0  # the data's own lowest point, whiskers included
+    (ax.set_xlim if vertical else ax.set_ylim)(low if lowest < 0 else 0.0, max(high, 1e-9))
 
 
 def _star(ax, x: float, y: float, chosen: int) -> None:

@@ -105,6 +105,24 @@ def test_a_replay_in_place_whose_map_is_gone_says_so(top, tmp_path, capsys, monk
         f"put it back")
 
 
+def test_a_replay_whose_maps_changed_since_the_run_says_so_in_place_and_with_study_dir(top, tmp_path, capsys,
+                                                                                       monkeypatch):
+    shutil.copytree(top, tmp_path / "top")
+    monkeypatch.chdir(tmp_path)
+    with open(tmp_path / "top" / "maps" / "tiny.toml", "a") as edited:
+        edited.write("# edited since the run\n")  # the map is where it was, but not the games' map
+    out = tmp_path / "top" / "studies" / "results" / "tiny"
+    for extra, where in (([], f"{tmp_path / 'top' / 'studies'}, the folder of the study file"),
+                         (["--study-dir", str(tmp_path / "top" / "studies")],
+                          f"--study-dir {tmp_path / 'top' / 'studies'}")):
+        assert main(["study", "replay", str(out), "--cell", "0", "--game", "0", *extra]) == 2
+        assert one_error_line(capsys) == (
+            f"{out / 'study.toml'}: map: expected the map files these results were played on (their bytes are in "
+            f"the manifest's fingerprint), found 'maps read from {where}, that differ from them'; put back the maps the "
+            f"run played on (git history keeps them), or name the folder of a study file beside them with "
+            f"--study-dir")
+
+
 def damaged_copy(top: Path, tmp_path: Path) -> Path:
     """Copy the whole folder (the study, its map and its results keep their places) and cut a Parquet file."""
     shutil.copytree(top, tmp_path / "top")

@@ -382,6 +382,7 @@
     state.hold = HOLD;
     if (show === "start" && state.mode !== "playing") state.mode = "single";
     if (show === "end" && state.mode === "single") state.mode = "paused";
+    $("news").scrollTop = 0;  // a new step's captions open at their top
     dirty = true; tell();
   }
 
