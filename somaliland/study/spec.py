@@ -87,7 +87,8 @@ class Study:
     policy_factory: str | None  # "module:function" making policies; None: the strategy registry
     sweep_keys: tuple[str, ...]
     cells: tuple[Cell, ...]
-    fingerprint: str  # changes when anything but games_per_cell, name or question changes
+    fingerprint: str  # changes when anything but games_per_cell, name or question changes; "" when parsed
+    # without its maps (parse_study maps=False): such a Study is read (a report), never run
 
     @property
     def total_games(self) -> int:
