@@ -394,9 +394,10 @@ def crossing(gaps, full: str, half: str) -> str:
 
 
 def routes_answer(contracts, games=None) -> list[str]:
-    """R8: per map, player count and contract value band, does a contract sailed on the half-value route net more
-    than one on the full-value route? Routes are named by the map the games were played on (`routenames`); a band
-    with fewer than MIN_PER_SIDE sailed contracts on either kind says so, with both counts."""
+    """R8: per map, player count and contract value band, how many more net points does a contract sailed on the
+    full-value route make than one on the half-value route (full minus half, as the route-gap figure draws it), and
+    where does that curve cross zero (`crossing`)? Routes are named by the map the games were played on
+    (`routenames`); a band with fewer than MIN_PER_SIDE sailed contracts on either kind says so, with both counts."""
     frame = route_table(contracts)
     if frame.empty or frame.full_route.nunique() < 2:
         return []
@@ -418,17 +419,18 @@ def routes_answer(contracts, games=None) -> list[str]:
                     verdicts.append(f"{band}: too few contracts to compare ({full} {n_full}, {half} {n_half}; "
                                     f"at least {MIN_PER_SIDE} each)")
                     continue
-                d, lo, hi = -gap[0], -gap[2], -gap[1]  # said as half minus full
-                word = half if lo > 0 else full if hi < 0 else "either (no significant difference)"
+                d, lo, hi = gap
+                word = full if lo > 0 else half if hi < 0 else "either (no significant difference)"
                 verdicts.append(f"{band}: {word}, {d:+.1f} [{lo:+.1f}, {hi:+.1f}]")
             routes = "; ".join(
                 f"{kind_title(g_map, bool(kind))}: {len(g)} contracts, {pct(g.fulfilled.mean())} fulfilled, "
                 f"{g.ransom.mean():.1f} ransom each, {g.net.mean():+.1f} net each" for kind, g in sel.groupby("full_route"))
             compared = any("too few" not in v for v in verdicts)
-            head = (f"{k} players{where}, net points of {half} minus {full} per sailed contract, by value" if compared
+            head = (f"{k} players{where}, net points of {full} minus {half} per sailed contract, by value" if compared
                     else f"{k} players{where}: {half} and {full} not compared, too few sailed contracts")
             told = sum(gap is not None for *_, gap in gaps) >= 2
-            cross = f" Seen as {full} minus {half}, {crossing(gaps, full, half)}." if told else ""
+            verdict = crossing(gaps, full, half)
+            cross = f" {verdict[0].upper()}{verdict[1:]}." if told else ""
             out.append(f"**{head}** — {'; '.join(verdicts)}.{cross} Behind it: {routes}.")
         who = on_map.groupby("full_route").strategy.agg(lambda s: ", ".join(sorted(set(s))))
         if len(who) == 2 and who[True] != who[False]:

@@ -52,8 +52,7 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
     draw(figures.route_gap_title(games), "route_gap_by_value", figures.route_gap_by_value, t["contracts"], games,
          note="The difference of the routes' net points per sailed contract (a contract one of whose ships was "
               "sent), full-value route minus half-value route, in each contract value band (R8): above zero the "
-              "full-value route pays more net of ransoms. The answer above gives the same numbers as half minus "
-              "full.")
+              "full-value route pays more net of ransoms. The answer above gives the same numbers.")
     draw("Capture and ransom economics by route position", "captures_by_position", figures.captures_by_position,
          t["captures"], games)
     draw("Sinkings and groundings", "accidents", figures.accidents, players)

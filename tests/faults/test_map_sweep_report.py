@@ -58,7 +58,7 @@ def test_a_band_with_too_few_contracts_says_so_with_both_counts():
     (text,) = routes_answer(pd.DataFrame(rows), cell(0, "horn")[1])
     assert "30-39: too few contracts to compare (Gulf of Aden 4, round Africa 31; at least 10 each)" in text
     assert "40-47: too few contracts to compare (Gulf of Aden 0, round Africa 0; at least 10 each)" in text
-    assert "56-64: Gulf of Aden, -10.0 [-10.0, -10.0]" in text
+    assert "56-64: Gulf of Aden, +10.0 [+10.0, +10.0]" in text
 
 
 def test_a_player_count_with_no_band_to_compare_is_not_left_out():
