@@ -425,12 +425,11 @@ def routes_answer(contracts, games=None) -> list[str]:
             routes = "; ".join(
                 f"{kind_title(g_map, bool(kind))}: {len(g)} contracts, {pct(g.fulfilled.mean())} fulfilled, "
                 f"{g.ransom.mean():.1f} ransom each, {g.net.mean():+.1f} net each" for kind, g in sel.groupby("full_route"))
-            compared = any("too few" not in v for v in verdicts)
+            compared = sum(gap is not None for *_, gap in gaps)  # bands with enough contracts on both routes
             head = (f"{k} players{where}, net points of {full} minus {half} per sailed contract, by value" if compared
                     else f"{k} players{where}: {half} and {full} not compared, too few sailed contracts")
-            told = sum(gap is not None for *_, gap in gaps) >= 2
             verdict = crossing(gaps, full, half)
-            cross = f" {verdict[0].upper()}{verdict[1:]}." if told else ""
+            cross = f" {verdict[0].upper()}{verdict[1:]}." if compared >= 2 else ""
             out.append(f"**{head}** — {'; '.join(verdicts)}.{cross} Behind it: {routes}.")
         who = on_map.groupby("full_route").strategy.agg(lambda s: ", ".join(sorted(set(s))))
         if len(who) == 2 and who[True] != who[False]:

@@ -509,6 +509,11 @@ def _study_run(out: Path, manifest: dict[str, Any]) -> tuple[str, str]:
             f"run started in; it is not at {path}: the results folder was moved or copied away from it)")
 
 
+def _restore_hint(out: Path, manifest: dict[str, Any]) -> str:
+    command, note = _study_run(out, manifest)
+    return f"run `{command}`{note} to restore it (it plays no game if the study is complete)"
+
+
 def _repair_hint(out: Path, manifest: dict[str, Any]) -> str:
     command, note = _study_run(out, manifest)
     return (f"run `{command}` again{note}: it sets the damaged chunk aside (in {out / DAMAGED}) and plays its games "
@@ -542,8 +547,7 @@ def study_of(out: str | Path, maps: bool = True, study_dir: str | Path | None = 
     except (OSError, UnicodeDecodeError) as error:
         found = "no such file" if isinstance(error, FileNotFoundError) else str(getattr(error, "strerror", error))
         raise StudyError(str(kept), "(file)", "the study file as run (`study run` keeps a copy here)", found,
-                         "run `{}`{} to restore it (it plays no game if the study is complete)".format(
-                             *_study_run(out, manifest))) from None
+                         _restore_hint(out, manifest)) from None
     base = Path(study_dir).resolve() if study_dir is not None else (out / manifest["base_dir"]).resolve()
     study = parse_study(text, str(kept), base, maps=False)
     if not maps:
