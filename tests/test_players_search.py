@@ -170,6 +170,23 @@ def test_a_launch_rolls_search_launch_times_its_samples_and_a_ship_at_sea_its_sa
         make_policy("search", roller, search_launch=0)
 
 
+def test_search_play_multiplies_every_game_throws_rolls_and_a_launch_gets_search_launch_times_that(roller):
+    """R12: `search_play` gives each of a game's throw decisions that many times `search_samples` rolls, a launch
+    `search_launch` times more (somaliland/players/README.md, search-pilots.md pilot 18)."""
+    counting = CountingRoller(roller)
+    search = make_policy("search", counting, search_samples=8, search_play=2, search_launch=3, voyages=2)
+    requests = throw_requests(roller, 1)
+    launch = next(requests)
+    at_sea = next(r for r in requests if r.table.state.ship(r.ship).status is Status.AT_SEA)
+    search.survey(launch.table.world, launch.table.config)
+    for request, rolls in ((launch, 48), (at_sea, 16)):
+        counting.rolls = 0
+        search.throw(request.table, request.ship, request.rng)
+        assert counting.rolls == rolls
+    with pytest.raises(UsageError, match=r"search_play = 17 is not allowed; expected an integer in \[1, 16\]"):
+        make_policy("search", roller, search_play=17)
+
+
 @pytest.mark.parametrize("world", ["per_roll", "per_game"])
 def test_the_games_roller_is_never_rolled_by_a_decision_whatever_its_world(roller, monkeypatch, world):
     with make_roller(SimSettings(world=world)) as game_roller:
@@ -236,13 +253,13 @@ def test_same_seed_same_record_and_the_record_verifies(tmp_path):
     assert verdict.ok, verdict.message
 
 
-def test_search_launch_leaves_the_survey_alone(roller, monkeypatch, tmp_path):
-    """The survey's launches keep search_samples rolls: the option changes a game's launches and nothing else
-    (somaliland/players/search-pilots.md, pilot 14)."""
+def test_search_launch_and_search_play_leave_the_survey_alone(roller, monkeypatch, tmp_path):
+    """The survey's throws keep search_samples rolls: the options change a game's throws and nothing else
+    (somaliland/players/search-pilots.md, pilots 14 and 18)."""
     monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path))
     config = RulesConfig(players=2, rounds=1)
     plain = make_policy("search", roller, search_samples=8, voyages=2)
-    careful = make_policy("search", roller, search_samples=8, search_launch=4, voyages=2)
+    careful = make_policy("search", roller, search_samples=8, search_launch=4, search_play=3, voyages=2)
     counted = CountingSearch(careful)
     assert careful.survey_key == plain.survey_key
     sailed = plain.survey(WORLD, config)

@@ -139,7 +139,7 @@ def test_win_rate_by_seat_draws_each_seat_in_its_players_colour_R1(tmp_path, mon
     rows = [{"cell": 0, "cell_label": "players=4", "players": 4, "game": g, "seat": s, "win_share": float(s == g % 4)}
             for g in range(40) for s in range(4)]
     drawn = {}
-    monkeypatch.setattr(figures, "_save", lambda fig, path: drawn.setdefault("fig", fig))
+    monkeypatch.setattr(figures, "save_figure", lambda fig, path: drawn.setdefault("fig", fig))
     assert figures.win_rate_by(pd.DataFrame(rows), "seat", "seat", tmp_path / "seat.png") == 40
     ax = drawn["fig"].axes[0]
     labels = [t.get_text() for t in ax.get_legend().get_texts()]

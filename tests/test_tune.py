@@ -559,10 +559,10 @@ def test_the_validation_has_a_progress_bar_in_games_that_starts_at_the_games_alr
 
 
 def test_the_front_figure_starts_a_rate_at_0_unless_a_whisker_reaches_below_it():
-    from somaliland.study.figures import _plt
+    from somaliland.study.figures import pyplot
     from somaliland.tune.report import _floor
 
-    plt = _plt()
+    plt = pyplot()
     for whisker_low, floor in ((0.2, 0.0), (-0.5, None)):  # a normal interval of a rate near 0 may reach below it
         fig, ax = plt.subplots()
         ax.errorbar([1.0, 2.0], [0.4, 3.0], yerr=[[0.4 - whisker_low, 0.5], [0.5, 0.5]])

@@ -39,7 +39,8 @@ every throw of every voyage) and kept on disk between processes (`survey.stored_
 
 Strength is `samples`, the physics rolls per throw decision (the parameter `search_samples`, default and
 range in `strategies.OWN_PARAMS`): `samples // REPEATS` candidates, `REPEATS` rolls each on average. A game's
-launches (R12) may get `launch_factor` times the rolls (`search_launch`, default 1: twice as many picked better
+throws may get `play_factor` times the rolls (`search_play`, default 1; the survey's throws keep `samples`), its
+launches (R12) `launch_factor` times that (`search_launch`, default 1: twice as many picked better
 launches, decision by decision, but changed nothing measurable in 100 games; `budget`).
 Everything is measured on the map in play; nothing fits one board.
 """
@@ -85,28 +86,33 @@ class SearchWeights:
 class Search(Strategy):
     """ev's contracts, routes and launches; throws chosen by simulated outcomes (see module docstring)."""
 
-    def __init__(self, *args: Any, samples: int, launch_factor: int = 1, play_aground: float = 0.0,
-                 search_weights: SearchWeights = SearchWeights(), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, samples: int, launch_factor: int = 1, play_factor: int = 1,
+                 play_aground: float = 0.0, search_weights: SearchWeights = SearchWeights(), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.samples = samples
+        self.play_factor = play_factor  # a game's throws only, not the survey's (`budget`)
         self.launch_factor = launch_factor  # not `launch`: that is the policy's launch decision (policy.py)
         self.play_aground = play_aground  # a game's throws only, not the survey's (`throw`)
         self.search_weights = search_weights
 
     def __repr__(self) -> str:
-        return (f"Search(samples={self.samples}, launch_factor={self.launch_factor}, "
+        return (f"Search(samples={self.samples}, play_factor={self.play_factor}, "
+                f"launch_factor={self.launch_factor}, "
                 f"play_aground={self.play_aground}, tumble={self.tumble})")
 
     @property
     def survey_key(self) -> tuple:
         """What its choices depend on beyond the survey's own key (`survey.Thrower`): its samples and weights (not
-        `launch_factor` nor `play_aground`: the survey's throws have `samples` rolls, `budget`, and only the
-        weights' grounding penalty, `throw`)."""
+        `play_factor`, `launch_factor` nor `play_aground`: the survey's throws have `samples` rolls, `budget`, and
+        only the weights' grounding penalty, `throw`)."""
         return ("search", self.samples, self.search_weights)
 
     def budget(self, table: Table, ship_id: str) -> int:
-        """Return the physics rolls of a game's throw decision: `samples`, or `launch_factor` times as many for a
-        ship launched from its port (R12).
+        """Return the physics rolls of a game's throw decision: `play_factor` times `samples`, and `launch_factor`
+        times that for a ship launched from its port (R12).
+
+        `play_factor` (`search_play`) buys every throw of a game more rolls among the same `samples // REPEATS`
+        candidates, so the halving tells a candidate's risk from its luck better (search-pilots.md, pilot 18).
 
         A launch is the throw with the most at stake and the least room: the ship leaves a port, often into a
         narrow sea beside its convoy, and a long launch that runs aground loses the round's first turn (R17).
@@ -115,7 +121,8 @@ class Search(Strategy):
         by the survey) keep `samples` rolls: sailed with more at its launches, the search's survey priced the
         routes otherwise and its games went round Africa (the same file, pilot 14).
         """
-        return self.samples * (self.launch_factor if table.state.ship(ship_id).status is Status.IN_PORT else 1)
+        launching = table.state.ship(ship_id).status is Status.IN_PORT
+        return self.samples * self.play_factor * (self.launch_factor if launching else 1)
 
     def own_thrower(self) -> "Search":
         """Return itself: its survey is sailed with its own throws, so its draft, routes and launches price the

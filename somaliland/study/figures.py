@@ -29,7 +29,8 @@ MIN_CONTRACTS = 10  # a value band with fewer contracts on a route is drawn holl
 CI_NOTE = "bars and whiskers: 95% intervals"
 
 
-def _plt():
+def pyplot():
+    """Return matplotlib's pyplot on the Agg backend (no window): every figure of the study and tune reports."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -38,10 +39,11 @@ def _plt():
     return plt
 
 
-def _save(fig, path: Path) -> None:
+def save_figure(fig, path: Path) -> None:
+    """Write a figure to `path` (its folder made), legends beside the axes included, and close it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110, bbox_inches="tight")  # the legends beside the axes are part of the picture
-    _plt().close(fig)
+    pyplot().close(fig)
 
 
 def _games(frame) -> int:
@@ -53,7 +55,7 @@ def _label(cell_label: str) -> str:
     return "\n".join(cell_label.split(", "))
 
 
-def _outside(ax, title: str | None = None) -> None:
+def legend_outside(ax, title: str | None = None) -> None:
     """Put the axes' legend beside them, right of the data."""
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False, title=title,
               title_fontsize=8)
@@ -71,7 +73,7 @@ def _bars(ax, groups: list[str], series: dict[str, list[tuple[float, float, floa
                hatch=HATCHES[i % len(HATCHES)], edgecolor="k", linewidth=0.5, error_kw={"elinewidth": 1})
     ax.set_xticks(x, [_label(g) for g in groups], fontsize=8)
     ax.set_ylim(bottom=0)
-    _outside(ax)
+    legend_outside(ax)
 
 
 def _errors(stats: list[tuple[float, float, float]]):
@@ -111,7 +113,7 @@ def win_rate_by(players, column: str, what: str, path: Path) -> int:
 
     if players.empty:
         return 0
-    plt = _plt()
+    plt = pyplot()
     cells = _cells(players)
     k = int(players.players.max())
     series: dict[str, list[tuple[float, float, float]]] = {}
@@ -129,11 +131,11 @@ def win_rate_by(players, column: str, what: str, path: Path) -> int:
         fair = 1 / int(players[players.cell == cell].players.iloc[0])
         ax.hlines(fair, i - 0.45, i + 0.45, colors="k", linestyles="dashed", linewidth=1,
                   label="fair share (1 / players)" if i == 0 else None)
-    _outside(ax)
+    legend_outside(ax)
     n = _games(players)
     ax.set_ylabel("win rate (share of games won;\nshared wins split)")
     ax.set_title(f"Win rate by {what} - n = {n} games\n{CI_NOTE} (Wilson)", fontsize=10)
-    _save(fig, path)
+    save_figure(fig, path)
     return n
 
 
@@ -145,7 +147,7 @@ def win_rate_by_skill(players, column: str, seat: int, path: Path) -> int:
     rows = players[players.seat == seat]
     if rows.empty or rows[column].nunique() < 2:
         return 0
-    plt = _plt()
+    plt = pyplot()
     kinds = seat_kind(rows, seat)
     several = kinds.nunique() > 1
     fig, ax = plt.subplots(figsize=(8, 4.5) if several else (7, 4))
@@ -172,8 +174,8 @@ def win_rate_by_skill(players, column: str, seat: int, path: Path) -> int:
     ax.set_ylim(bottom=0)
     n = _games(rows)
     ax.set_title(f"Win rate against throw skill - n = {n} games\n{CI_NOTE} (Wilson)", fontsize=10)
-    _outside(ax)
-    _save(fig, path)
+    legend_outside(ax)
+    save_figure(fig, path)
     return n
 
 
@@ -181,7 +183,7 @@ def scores_by_strategy(players, path: Path) -> int:
     """Final points by strategy (and cell when there are several): box plots, each with its mean and 95% interval."""
     if players.empty:
         return 0
-    plt = _plt()
+    plt = pyplot()
     groups = []
     strategies = sorted(players.strategy.unique())
     for (cell, label), strategy in players[["cell", "cell_label", "strategy"]].drop_duplicates().sort_values(
@@ -207,7 +209,7 @@ def scores_by_strategy(players, path: Path) -> int:
     n = _games(players)
     ax.set_title(f"Final points by strategy - n = {n} games\nboxes: quartiles, whiskers 1.5 IQR; diamonds: mean "
                  f"with 95% interval", fontsize=10)
-    _save(fig, path)
+    save_figure(fig, path)
     return n
 
 
@@ -238,7 +240,7 @@ def routes_by_value(contracts, games, path: Path) -> int:
     player count (routes named by their map: `routenames`); each point says how many contracts it rests on."""
     if contracts.empty:
         return 0
-    plt = _plt()
+    plt = pyplot()
     frame = route_value(contracts)
     bands = list(frame.band.cat.categories)
     panels = [(name, k, rows[rows.players == k], g) for name, rows, g in per_map(frame, games)
@@ -280,7 +282,7 @@ def routes_by_value(contracts, games, path: Path) -> int:
     axes[0][-1].legend(*zip(*shown.values()), loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     fig.suptitle(f"{kind_name(games, False)} vs {kind_name(games, True)}: net points per contract, {CI_NOTE}",
                  fontsize=10)
-    _save(fig, path)
+    save_figure(fig, path)
     return _games(frame)
 
 
@@ -306,7 +308,7 @@ def route_gap_by_value(contracts, games, path: Path) -> int:
     panels = [p for p in panels if any(gap is not None for *_, gap in p[4])]
     if not panels:
         return 0
-    plt = _plt()
+    plt = pyplot()
     bands = list(frame.band.cat.categories)
     fig, axes = plt.subplots(1, len(panels), figsize=(4.8 * len(panels) + 0.8, 4.8), sharey=True, squeeze=False,
                              layout="constrained")  # the titles of several lines each keep their own place
@@ -335,7 +337,7 @@ def route_gap_by_value(contracts, games, path: Path) -> int:
     ax0.set_ylim(min(bottom, 0.0) - 1.0, max(top, 0.0) + 1.0)  # zero, where the routes pay alike, always shown
     fig.suptitle(f"{route_gap_title(games)}\ndiamonds: difference of means, whiskers: 95% interval; "
                  f"n = sailed contracts on the full-value + half-value route", fontsize=9)
-    _save(fig, path)
+    save_figure(fig, path)
     return _games(frame)
 
 
@@ -343,7 +345,7 @@ def captures_by_position(captures, games, path: Path) -> int:
     """Where along their route ships are captured, and what ransom that costs (routes named by their map)."""
     if captures.empty:
         return 0
-    plt = _plt()
+    plt = pyplot()
     bins = np.linspace(0, 1, 11)
     centres = (bins[:-1] + bins[1:]) / 2
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2))
@@ -371,9 +373,9 @@ def captures_by_position(captures, games, path: Path) -> int:
     right.set_ylabel("ransom per capture (points: pips on the top face, R13)")
     right.set_ylim(bottom=0)
     right.set_title("what a capture costs (whiskers: 95% intervals)", fontsize=9)
-    _outside(right)
+    legend_outside(right)
     fig.suptitle(f"Capture and ransom economics by route position - n = {len(games)} games", fontsize=10)
-    _save(fig, path)
+    save_figure(fig, path)
     return len(games)
 
 
@@ -381,7 +383,7 @@ def accidents(players, path: Path) -> int:
     """Sinkings, groundings and captures per player per game, by cell."""
     if players.empty:
         return 0
-    plt = _plt()
+    plt = pyplot()
     cells = _cells(players)
     series = {name: [mean_ci(players[players.cell == c][column]) for c, _ in cells]
               for name, column in (("ships sunk (R18)", "sunk"), ("groundings (R17)", "groundings"),
@@ -391,7 +393,7 @@ def accidents(players, path: Path) -> int:
     ax.set_ylabel("accidents per player per game (count)")
     n = _games(players)
     ax.set_title(f"Sinkings, groundings and captures - n = {n} games\n{CI_NOTE}", fontsize=10)
-    _save(fig, path)
+    save_figure(fig, path)
     return n
 
 
@@ -399,7 +401,7 @@ def game_length(games, path: Path) -> int:
     """Game length in throws per cell: box plots, each with its mean and 95% interval."""
     if games.empty:
         return 0
-    plt = _plt()
+    plt = pyplot()
     cells = _cells(games)
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(cells) + 3), 4))
     groups = [(label, games[games.cell == c].throws.to_numpy()) for c, label in cells]
@@ -414,5 +416,5 @@ def game_length(games, path: Path) -> int:
                plt.Line2D([], [], color="k", marker="D", ms=4, ls="", label="mean, 95% interval")]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     ax.set_title(f"Game length in throws - n = {len(games)} games", fontsize=10)
-    _save(fig, path)
+    save_figure(fig, path)
     return len(games)

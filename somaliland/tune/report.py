@@ -7,7 +7,7 @@ import textwrap
 from collections import Counter
 from pathlib import Path
 
-from somaliland.study.figures import OKABE_ITO, _outside, _plt, _save  # the study figures' helpers
+from somaliland.study.figures import OKABE_ITO, legend_outside, pyplot, save_figure  # the study figures' helpers
 from somaliland.tune.candidate import describe
 from somaliland.tune.measures import MEASURES, Estimate
 from somaliland.tune.racing import Scored
@@ -155,7 +155,7 @@ def _value(v) -> str:
 
 def plot_front(tuning: Tuning, result: SearchResult, chosen: int | None, path: Path) -> None:
     """Draw the candidates (`draw_front`) into a PNG."""
-    _save(draw_front(tuning, result, chosen), path)
+    save_figure(draw_front(tuning, result, chosen), path)
 
 
 # The study figures' standard (somaliland/study/figures.py): Okabe-Ito colours, a marker for each series,
@@ -202,7 +202,7 @@ def knob_axis(tuning: Tuning, name: str) -> str:
 def draw_front(tuning: Tuning, result: SearchResult, chosen: int | None):
     """Return the figure of the candidates: two steering targets against each other (the front joined), or
     one target against each knob; each estimate with its 95% interval, the goals shaded."""
-    plt = _plt()
+    plt = pyplot()
     targets = tuning.targets
     steer = [i for i, t in enumerate(targets) if t.steers]  # the plot shows targets that steer
     a, b = (steer + [None])[:2]
@@ -251,7 +251,7 @@ def draw_front(tuning: Tuning, result: SearchResult, chosen: int | None):
         for ax in axes:
             _goal_span(ax, targets[a], ys, vertical=False, colour=GOALS[0])
         axes[0].set_ylabel(ya)
-    _outside(axes[-1])
+    legend_outside(axes[-1])
     fig.suptitle(f"{tuning.name}: each candidate's estimates on the search seeds\nwhiskers: 95% intervals "
                  f"over games; shaded or dashed: the goal", fontsize=10)
     fig.tight_layout()
