@@ -165,22 +165,22 @@ def test_R8_route_gaps_are_full_minus_half_by_band_and_say_where_they_cross_zero
         ("30-39", 40, 40), ("40-47", 9, 30), ("48-55", 0, 0), ("56-64", 40, 40)]
     assert gaps[0][3][0] == pytest.approx(-11.0) and gaps[3][3][0] == pytest.approx(15.0) and gaps[1][3] is None and gaps[2][3] is None
     assert gaps[0][3][1] < -11.0 < gaps[0][3][2]
-    assert crossing(gaps, "Aden", "Africa") == ("the curve crosses zero between the 30-39 and 56-64 bands (95% "
+    assert crossing(gaps, "Aden", "Africa") == ("The curve crosses zero between the 30-39 and 56-64 bands (95% "
                                                  "intervals on either side): Africa nets more below, Aden above")
     (text, _) = routes_answer(pd.DataFrame(rows), _games_on(DEFAULT_ROUTES))
     assert "The curve crosses zero between the 30-39 and 56-64 bands " in text
     always = [r for r in rows if r["value"] != 32]  # the full-value route nets more wherever compared
     assert crossing(band_gaps(route_table(pd.DataFrame(always))), "Aden", "Africa") == (
-        "too few value bands compared to say where the routes' net points cross")
+        "Too few value bands compared to say where the routes' net points cross")
     always += [_contract(2, 50, True, 30.0)] * 10 + [_contract(2, 50, False, 20.0)] * 10
     assert crossing(band_gaps(route_table(pd.DataFrame(always))), "Aden", "Africa") == (
-        "the curve does not cross zero inside contract values 48-64: Aden nets more in every compared band (every "
+        "The curve does not cross zero inside contract values 48-64: Aden nets more in every compared band (every "
         "95% interval on its side)")
     noisy = [("30-39", 20, 20, (-0.4, -3.0, 2.0)), ("40-47", 20, 20, (0.3, -2.0, 3.0)), ("48-55", 20, 20, (0.0, 0, 0))]
-    assert crossing(noisy, "Aden", "Africa") == ("no band inside contract values 30-55 tells either route from the "
+    assert crossing(noisy, "Aden", "Africa") == ("No band inside contract values 30-55 tells either route from the "
                                                  "other at 95%")  # point estimates of either sign, and an exact 0
     noisy.append(("56-64", 20, 20, (5.0, 2.0, 8.0)))
-    assert crossing(noisy, "Aden", "Africa") == ("the curve does not cross zero inside contract values 30-64: Aden "
+    assert crossing(noisy, "Aden", "Africa") == ("The curve does not cross zero inside contract values 30-64: Aden "
                                                  "nets more in 1 of 4 compared bands, the others' 95% intervals "
                                                  "hold zero")
 

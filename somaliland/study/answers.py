@@ -371,25 +371,25 @@ def crossing(gaps, full: str, half: str) -> str:
     """R8: where the full-minus-half net points curve of `band_gaps` crosses zero, told by its 95% intervals: between
     the last band whose interval lies on one side of zero and the first whose interval lies on the other; else that
     it does not cross inside the compared contract values, saying which route nets more in how many bands (a band
-    whose interval holds zero is told from neither side)."""
+    whose interval holds zero is told from neither side). A sentence, capitalised, without its full stop."""
     compared = [(band, 1 if gap[1] > 0 else -1 if gap[2] < 0 else 0) for band, _, _, gap in gaps
                 if gap is not None and math.isfinite(gap[0])]
     if len(compared) < 2:
-        return "too few value bands compared to say where the routes' net points cross"
+        return "Too few value bands compared to say where the routes' net points cross"
     span = f"{compared[0][0].split('-')[0]}-{compared[-1][0].split('-')[-1]}"
     sides = [(band, side) for band, side in compared if side]
     for (band, side), (after, other) in zip(sides, sides[1:]):
         if side != other:
             first, second = (half, full) if side < 0 else (full, half)
-            return (f"the curve crosses zero between the {band} and {after} bands (95% intervals on either side): "
+            return (f"The curve crosses zero between the {band} and {after} bands (95% intervals on either side): "
                     f"{first} nets more below, {second} above")
     if not sides:
-        return f"no band inside contract values {span} tells either route from the other at 95%"
+        return f"No band inside contract values {span} tells either route from the other at 95%"
     better = full if sides[0][1] > 0 else half
     if len(sides) == len(compared):
-        return (f"the curve does not cross zero inside contract values {span}: {better} nets more in every compared "
+        return (f"The curve does not cross zero inside contract values {span}: {better} nets more in every compared "
                 f"band (every 95% interval on its side)")
-    return (f"the curve does not cross zero inside contract values {span}: {better} nets more in {len(sides)} of "
+    return (f"The curve does not cross zero inside contract values {span}: {better} nets more in {len(sides)} of "
             f"{len(compared)} compared bands, the others' 95% intervals hold zero")
 
 
@@ -429,7 +429,7 @@ def routes_answer(contracts, games=None) -> list[str]:
             head = (f"{k} players{where}, net points of {full} minus {half} per sailed contract, by value" if compared
                     else f"{k} players{where}: {half} and {full} not compared, too few sailed contracts")
             verdict = crossing(gaps, full, half)
-            cross = f" {verdict[0].upper()}{verdict[1:]}." if compared >= 2 else ""
+            cross = f" {verdict}." if compared >= 2 else ""
             out.append(f"**{head}** — {'; '.join(verdicts)}.{cross} Behind it: {routes}.")
         who = on_map.groupby("full_route").strategy.agg(lambda s: ", ".join(sorted(set(s))))
         if len(who) == 2 and who[True] != who[False]:

@@ -329,7 +329,7 @@ def route_gap_by_value(contracts, games, path: Path) -> int:
                                                       if missing else ""))
         verdict = crossing(gaps, full, half)
         ax.set_title(f"{f'{name}, ' if name else ''}{k} players - n = {_games(rows)} games\n"
-                     + textwrap.fill(f"{verdict[0].upper()}{verdict[1:]}", 64), fontsize=8)
+                     + textwrap.fill(verdict, 64), fontsize=8)
     ax0 = axes[0][0]
     ax0.set_ylabel(f"{kind_name(games, True)} minus {kind_name(games, False)}\n"
                    f"(net points per sailed contract: points minus ransoms)")
