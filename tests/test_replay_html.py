@@ -135,7 +135,8 @@ def assert_final_table_readable(tab):
 def test_a_browser_plays_every_step_without_error_and_shows_the_final_table(page):
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed "
                                                                  "(pip install -e '.[test]')")
-    steps = len(embedded(page)["steps"])
+    data = embedded(page)["steps"]
+    steps = len(data)
     with sync_api.sync_playwright() as playwright:
         browser = launch(playwright)
         tab = browser.new_page(viewport={"width": 1200, "height": 800})
@@ -158,7 +159,16 @@ def test_a_browser_plays_every_step_without_error_and_shows_the_final_table(page
         tab.set_viewport_size({"width": 1280, "height": 800})
         assert_final_table_readable(tab)
         tab.click("#first")
+        assert tab.locator("#news li.after").count() == 0  # a step's outcome is told once it has played
+        clocks = set()
         tab.click("#play")  # plays on by itself
+        while not tab.evaluate("window.replay.state().done || window.replay.state().index >= 1"):
+            clocks.add(tab.locator("#counter").inner_text())
+        assert len(clocks) >= 2  # the clock runs while the captions wait for the outcome
         tab.wait_for_function("window.replay.state().index >= 1", timeout=20_000)
+        tab.click("#play")  # pause
+        tab.click("#prev")
+        tab.wait_for_function("window.replay.state().done", timeout=20_000)
+        assert tab.locator("#news li.after").count() == len(data[0]["post"]) > 0  # the outcome, told when it came
         browser.close()
     assert errors == []

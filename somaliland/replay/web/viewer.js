@@ -354,16 +354,21 @@
     return list.map(([kind, text]) => { const li = document.createElement("li"); li.className = `k-${kind} ${cls}`; li.textContent = text; return li; });
   }
 
+  let told = null;  // the step and outcome the captions show: rebuilt when either changes, not every frame
+
   function tell() {
     const step = steps[state.index];
+    $("counter").textContent = `step ${state.index + 1} of ${N} \u00b7 round ${step.round}, turn ${step.turn}` +
+      (step.kind === "throw" ? ` \u00b7 ${Math.min(state.t, step.duration).toFixed(2)} / ${step.duration.toFixed(2)} s` : " \u00b7 pirate raid");
+    $("play").innerHTML = state.mode === "playing" ? "&#x275A;&#x275A; pause" : "&#x25B6; play";
+    const now = `${state.index}/${done()}`;
+    if (now === told) return;
+    told = now;
     const where = $("where");
     where.replaceChildren(...step.where.map((text, k) => {
       const div = document.createElement("div"); div.textContent = text; if (k === 0) div.className = "line"; return div;
     }));
     $("news").replaceChildren(...items(step.pre, "before"), ...(done() ? items(step.post, "after") : []));
-    $("counter").textContent = `step ${state.index + 1} of ${N} \u00b7 round ${step.round}, turn ${step.turn}` +
-      (step.kind === "throw" ? ` \u00b7 ${Math.min(state.t, step.duration).toFixed(2)} / ${step.duration.toFixed(2)} s` : " \u00b7 pirate raid");
-    $("play").innerHTML = state.mode === "playing" ? "&#x275A;&#x275A; pause" : "&#x25B6; play";
     $("final").hidden = !(state.index === N - 1 && done() && G.final);
     more();
     const segs = $("timeline").children;
@@ -383,6 +388,7 @@
     if (show === "start" && state.mode !== "playing") state.mode = "single";
     if (show === "end" && state.mode === "single") state.mode = "paused";
     $("news").scrollTop = 0;  // a new step's captions open at their top
+    told = null;
     dirty = true; tell();
   }
 
