@@ -48,6 +48,25 @@ def test_the_ladder_table_puts_the_best_win_rate_first_and_needs_timed_decisions
     assert not rated(_table().assign(strategy="ev"))
 
 
+def test_groundings_per_move_over_the_fields_as_played_issue_21_bar_R17():
+    """Issue 21's bar ("its groundings per move at most half of ev's"): the strategy's groundings per move over its
+    table's field's, both as played, with an interval from resampling games."""
+    table = _table()
+    table.loc[(table.seat == 0) & (table.game % 2 == 0), "groundings"] = 0  # search: 1 in 20 throws; ev: 1 in 5
+    rows = {r["strategy"]: r for r in ladder_rows(table)}
+    assert rows["ev"]["vs_field"] is None and rows["ev"]["field"] == "ev"
+    value, low, high = rows["search"]["vs_field"]
+    assert value == pytest.approx(0.25) and low < 0.25 < high and high - low < 0.3
+    assert "| 0.25 [" in ladder_table(table)[2] and "| – (the field) |" in ladder_table(table)[3]
+    even = table.assign(strategy=table.seat.map({0: "search", 1: "search", 2: "ev", 3: "ev"}))
+    assert all(r["vs_field"] is None and r["field"] is None for r in ladder_rows(even))
+    assert "| – (no field: equal seats) |" in ladder_table(even)[2]
+    clean = _table().assign(groundings=lambda t: t.groundings.where(t.seat == 0, 0))  # the field never ran aground
+    search = next(r for r in ladder_rows(clean) if r["strategy"] == "search")
+    assert all(math.isnan(x) for x in search["vs_field"])
+    assert "| – (the field never ran aground) |" in ladder_table(clean)[2]
+
+
 def test_a_share_stays_within_0_and_1():
     table = _table(games=3)
     table.loc[table.seat == 0, "fulfilled"] = [3, 3, 1]  # 7 of 9: a normal interval would reach above 100%
@@ -136,3 +155,16 @@ def test_groundings_at_the_fields_route_mix_interval_is_withheld_when_resamples_
     table.loc[search, "throws_full"] = [10, 10, 10, 10, 5]
     mix = next(r for r in aground_rows(table) if r["strategy"] == "search")["at_field_mix"]
     assert math.isfinite(mix["rate"][0]) and math.isnan(mix["rate"][1]) and math.isnan(mix["ratio"][2])
+
+
+def test_the_ladder_front_draws_each_strategy_beside_its_field_and_nothing_without_one(tmp_path):
+    """Issue 21: win rate against groundings over the field's, one point per cell and strategy other than the field
+    (somaliland/study/figures.py, `ladder_front`); a table without a field, or untimed results, draw nothing."""
+    from somaliland.study.figures import ladder_front
+
+    two = pd.concat([_table(), _table(search_wins=20).assign(cell=1, cell_label="seat.0.strategy=search, b=1")])
+    assert ladder_front(two, tmp_path / "front.png") == 200
+    assert (tmp_path / "front.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    even = _table().assign(strategy=_table().seat.map({0: "search", 1: "search", 2: "ev", 3: "ev"}))
+    assert ladder_front(even, tmp_path / "even.png") == 0 and not (tmp_path / "even.png").exists()
+    assert ladder_front(_table().drop(columns="throw_cpu_s"), tmp_path / "untimed.png") == 0

@@ -179,6 +179,62 @@ def win_rate_by_skill(players, column: str, seat: int, path: Path) -> int:
     return n
 
 
+def _varying(labels: list[str]) -> list[str]:
+    """Return each cell label's settings that differ between the labels, strategy aside (the colour tells it): "skill
+    0.5", "search_play_aground 1.0"; empty when only the strategy differs."""
+    parts = [dict(p.split("=", 1) for p in label.split(", ") if "=" in p) for label in labels]
+    keys = [k for k in dict.fromkeys(k for d in parts for k in d)
+            if not k.endswith("strategy") and len({d.get(k) for d in parts}) > 1]
+
+    def short(key: str) -> str:
+        return key.split("_params_")[-1].removeprefix("seat0_")
+
+    return [", ".join(f"{short(k)} {d.get(k, '-')}" for k in keys) for d in parts]
+
+
+def ladder_front(players, path: Path) -> int:
+    """Issue 21: each rated strategy's win rate per seat against its groundings per move over its table's field's
+    (`ladder.ladder_rows`), one point per cell and strategy other than the field, with 95% intervals (Wilson; games
+    resampled): what a strategy's wins cost in groundings, beside the field (ratio 1) and the fair share."""
+    from somaliland.study.ladder import ladder_rows, rated
+
+    rows = [r for r in ladder_rows(players) if r["vs_field"] is not None] if rated(players) else []
+    rows = [r for r in rows if math.isfinite(r["vs_field"][0])]
+    if not rows:
+        return 0
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    strategies = sorted(players.strategy.unique())  # colours and markers as in `scores_by_strategy`
+    named = _varying([r["label"] for r in rows])
+    for i, strategy in ((strategies.index(s), s) for s in sorted({r["strategy"] for r in rows})):
+        mine = [(r, name) for r, name in zip(rows, named) if r["strategy"] == strategy]
+        x = np.array([r["vs_field"] for r, _ in mine])
+        y = np.array([r["win"] for r, _ in mine])
+        ax.errorbar(x[:, 0], y[:, 0], xerr=_errors(list(map(tuple, x))), yerr=_errors(list(map(tuple, y))),
+                    capsize=3, ls="", marker=MARKERS[i % len(MARKERS)], color=OKABE_ITO[i % len(OKABE_ITO)],
+                    label=f"{strategy} ({sum(r['games'] for r, _ in mine)} games in {len(mine)} "
+                          f"cell{'s' * (len(mine) > 1)})")
+        for (r, name), xi, yi in zip(mine, x[:, 0], y[:, 0]):
+            if name:
+                ax.annotate(name, (xi, yi), xytext=(5, 4), textcoords="offset points", fontsize=7,
+                            color=OKABE_ITO[i % len(OKABE_ITO)])
+    for j, k in enumerate(sorted({r["players"] for r in rows})):
+        ax.axhline(1 / k, color="grey", linestyle=("dashed", "dotted", "dashdot")[j % 3], linewidth=1,
+                   label=f"fair share, {k} players")
+    ax.axvline(1, color="grey", linewidth=0.8, label="as often as the field")
+    ax.set_xlim(left=0)
+    ax.set_ylim(bottom=0)
+    fields = sorted({r["field"] for r in rows})
+    ax.set_xlabel(f"groundings per move (R17) over the field's at its table (the field: {', '.join(fields)}; ratio)")
+    ax.set_ylabel("win rate per seat (share of games won)")
+    n = _games(players[players.cell.isin({r["cell"] for r in rows})])
+    ax.set_title(f"Win rate against groundings, each strategy beside its table's field - n = {n} games\n{CI_NOTE} "
+                 f"(Wilson; games resampled)", fontsize=10)
+    legend_outside(ax)
+    save_figure(fig, path)
+    return n
+
+
 def scores_by_strategy(players, path: Path) -> int:
     """Final points by strategy (and cell when there are several): box plots, each with its mean and 95% interval."""
     if players.empty:

@@ -2,7 +2,9 @@
 
 One row per cell and strategy at its table (the seats playing it, e.g. one `search` seat against three `ev`
 seats): win rate per seat, points per game, groundings per move (throws aground per throw, R17), fulfilment
-(contracts fulfilled per contract taken, R9) and CPU seconds per throw decision. Games are the independent
+(contracts fulfilled per contract taken, R9) and CPU seconds per throw decision; beside the groundings, their
+ratio to the table's field's (the strategy with the most seats there, as played: `ratio_to_field`, the form of
+issue 21's bar, "at most half of ev's"). Games are the independent
 units: a rate over several seats of one game, or a ratio of per-game totals, takes its interval over games
 (`stats.ratio_ci`, the ratio estimator; a share of counted items, `stats.share_ci`, never narrower than Wilson's
 on the pooled counts and within [0, 1]); a single seat's win rate takes Wilson's.
@@ -46,11 +48,40 @@ def _ci(value: float, lo: float, hi: float, scale: float = 1.0, digits: int = 1)
     return f"{scale * value:.{digits}f} [{scale * lo:.{digits}f}, {scale * hi:.{digits}f}]"
 
 
+def field_of(at_table) -> str | None:
+    """Return a table's field: the strategy with more seats there than any other, or None when two tie."""
+    seats_of = at_table.strategy.value_counts()
+    return seats_of.index[0] if len(seats_of) == 1 or seats_of.iloc[0] > seats_of.iloc[1] else None
+
+
+def ratio_to_field(mine, field) -> tuple[float, float, float]:
+    """R17: `mine`'s groundings per move over the field's, both as played (the issue-21 bar's form), with a 95%
+    interval from `BOOTSTRAP` resamples of the games both played, drawn together (seeded); NaN where undefined (no
+    game shared, a field that never ran aground). `mine` and `field` are per-game sums of groundings and throws."""
+    games = mine.index.intersection(field.index)
+    a = mine.loc[games, ["groundings", "throws"]].to_numpy(float)
+    f = field.loc[games, ["groundings", "throws"]].to_numpy(float)
+
+    def ratio(weights: np.ndarray) -> np.ndarray:
+        sa, sf = weights @ a, weights @ f
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = (sa[:, 0] / sa[:, 1]) / (sf[:, 0] / sf[:, 1])
+        return np.where(np.isfinite(value), value, np.nan)
+
+    value, low, high = bootstrap_ci(ratio, len(games), resamples=BOOTSTRAP, undefined_share=UNSTABLE)
+    return (value, low, high) if math.isfinite(low) and math.isfinite(high) else (value, math.nan, math.nan)
+
+
 def ladder_rows(players) -> list[dict]:
-    """Return the ladder as rows: per cell and strategy, each measure as (value, low, high)."""
+    """Return the ladder as rows: per cell and strategy, each measure as (value, low, high); `vs_field`, its
+    groundings per move over its table's field's (`ratio_to_field`), None for the field itself or at a table
+    without one."""
     rows = []
     for (cell, label), at_table in players.groupby(["cell", "cell_label"], sort=True):
         games = at_table.game.nunique()
+        field = field_of(at_table)
+        field_games = (at_table[at_table.strategy == field].groupby("game")[["groundings", "throws"]].sum()
+                       if field is not None else None)
         for strategy, seats in at_table.groupby("strategy", sort=True):
             per_game = seats.groupby("game")[["win_share", "points", "groundings", "throws", "fulfilled", "taken",
                                               TIMED]].sum()
@@ -62,7 +93,9 @@ def ladder_rows(players) -> list[dict]:
                          "points": mean_ci(per_game.points / k),
                          "aground": share_ci(per_game.groundings, per_game.throws),
                          "fulfilled": share_ci(per_game.fulfilled, per_game.taken),
-                         "cpu": ratio_ci(per_game[TIMED], per_game.throws)})
+                         "cpu": ratio_ci(per_game[TIMED], per_game.throws), "field": field,
+                         "vs_field": (ratio_to_field(per_game, field_games) if field not in (None, strategy)
+                                      else None)})
     return rows
 
 
@@ -73,12 +106,15 @@ def ladder_table(players) -> list[str]:
         return []
     rows = sorted(ladder_rows(players), key=lambda r: (r["cell"], -r["win"][0], r["strategy"]))
     lines = ["| cell | strategy | seats | games | win rate per seat % (fair) | points per game | groundings per move "
-             "% | fulfilment % | CPU s per throw decision |", "|---|---|---|---|---|---|---|---|---|"]
+             "% | × the field's | fulfilment % | CPU s per throw decision |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         fair = 100 / r["players"]
+        vs = ("– (the field)" if r["field"] == r["strategy"] else "– (no field: equal seats)" if r["field"] is None
+              else "– (the field never ran aground)" if math.isnan(r["vs_field"][0])
+              else f"{_ci(*r['vs_field'], digits=2)}×")
         lines.append(f"| {r['label']} | {r['strategy']} | {r['seats']:g} | {r['games']} | "
                      f"{_ci(*r['win'], scale=100)} ({fair:.0f}) | {_ci(*r['points'])} | "
-                     f"{_ci(*r['aground'], scale=100)} | {_ci(*r['fulfilled'], scale=100)} | "
+                     f"{_ci(*r['aground'], scale=100)} | {vs} | {_ci(*r['fulfilled'], scale=100)} | "
                      f"{_ci(*r['cpu'], digits=3)} |")
     return lines
 
@@ -143,9 +179,7 @@ def aground_rows(players) -> list[dict]:
     players = players[players[list(SPLIT)].notna().all(axis=1)]
     rows = []
     for (cell, label), at_table in players.groupby(["cell", "cell_label"], sort=True):
-        seats_of = at_table.strategy.value_counts()
-        # the field: the strategy with the most seats at this table, if one has more than any other
-        field = seats_of.index[0] if len(seats_of) == 1 or seats_of.iloc[0] > seats_of.iloc[1] else None
+        field = field_of(at_table)
         field_games = (at_table[at_table.strategy == field].groupby("game")[["groundings", "throws", *SPLIT]].sum()
                        if field is not None else None)
         for strategy, seats in at_table.groupby("strategy", sort=True):

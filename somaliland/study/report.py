@@ -46,6 +46,10 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
         draw(f"Win rate against seat {seat}'s throw skill", f"skill_seat{seat}", figures.win_rate_by_skill,
              players, column, seat)
     draw("Score distributions by strategy", "scores_by_strategy", figures.scores_by_strategy, players)
+    draw("Win rate against groundings (the ladder)", "ladder_front", figures.ladder_front, players,
+         note="Each strategy other than its table's field (the strategy with the most seats there): its win rate per "
+              "seat against its groundings per move over the field's, both as played (the Ladder section's "
+              "columns). Left of 1 it runs aground less often than the field, above the fair share it wins more.")
     draw(figures.routes_title(games), "routes_by_value", figures.routes_by_value, t["contracts"], games,
          note="Net points = points scored by the contract minus the ransoms its ships paid; a contract that fails "
               "scores 0. Routes are named by the map the games were played on.")
