@@ -266,6 +266,24 @@ def test_search_launch_and_search_play_leave_the_survey_alone(roller, monkeypatc
     assert careful.survey(WORLD, config) is sailed and counted.calls == 0  # the same survey, not sailed again
 
 
+
+def test_a_survey_sailed_with_search_play_and_search_launch_rolls_what_the_defaults_survey_rolls(roller, monkeypatch,
+                                                                                                 tmp_path):
+    """Pilots 14 and 18: sailed afresh, the survey of a search with `search_play` and `search_launch` makes exactly
+    the physics rolls the default's does, and finds the same odds (the survey's throws keep `search_samples`)."""
+    config = RulesConfig(players=2, rounds=1)
+    counts, surveys = [], []
+    for name, params in (("plain", {}), ("careful", {"search_play": 3, "search_launch": 4})):
+        monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path / name))
+        monkeypatch.setattr("somaliland.players.survey._CACHE", {})  # sailed here, not found from before
+        monkeypatch.setattr("somaliland.players.calibration._CACHE", {})  # calibrated here too, for both
+        counting = CountingRoller(roller)
+        surveys.append(make_policy("search", counting, search_samples=8, voyages=2, **params).survey(WORLD, config))
+        counts.append(counting.rolls)
+    assert counts[0] == counts[1] > 0
+    assert surveys[0] == surveys[1]
+
+
 def test_search_play_aground_costs_a_games_groundings_more_and_leaves_the_survey_alone(roller, monkeypatch,
                                                                                       tmp_path):
     """R17: a game's throws weigh running aground `search_play_aground` more than the survey's throws do; the

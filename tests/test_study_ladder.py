@@ -55,7 +55,7 @@ def test_groundings_per_move_over_the_fields_as_played_issue_21_bar_R17():
     table.loc[(table.seat == 0) & (table.game % 2 == 0), "groundings"] = 0  # search: 1 in 20 throws; ev: 1 in 5
     rows = {r["strategy"]: r for r in ladder_rows(table)}
     assert rows["ev"]["vs_field"] is None and rows["ev"]["field"] == "ev"
-    value, low, high = rows["search"]["vs_field"]
+    value, low, high = rows["search"]["vs_field"]["ratio"]
     assert value == pytest.approx(0.25) and low < 0.25 < high and high - low < 0.3
     assert "| 0.25 [" in ladder_table(table)[2] and "| – (the field) |" in ladder_table(table)[3]
     even = table.assign(strategy=table.seat.map({0: "search", 1: "search", 2: "ev", 3: "ev"}))
@@ -63,8 +63,11 @@ def test_groundings_per_move_over_the_fields_as_played_issue_21_bar_R17():
     assert "| – (no field: equal seats) |" in ladder_table(even)[2]
     clean = _table().assign(groundings=lambda t: t.groundings.where(t.seat == 0, 0))  # the field never ran aground
     search = next(r for r in ladder_rows(clean) if r["strategy"] == "search")
-    assert all(math.isnan(x) for x in search["vs_field"])
+    assert all(math.isnan(x) for x in search["vs_field"]["ratio"])
     assert "| – (the field never ran aground) |" in ladder_table(clean)[2]
+    one = next(r for r in ladder_rows(_table(games=1)) if r["strategy"] == "search")["vs_field"]["ratio"]
+    assert one[0] == pytest.approx(0.5) and math.isnan(one[1])  # one game: the ratio, no interval
+    assert "| 0.50× |" in ladder_table(_table(games=1))[2]
 
 
 def test_a_share_stays_within_0_and_1():
@@ -168,3 +171,4 @@ def test_the_ladder_front_draws_each_strategy_beside_its_field_and_nothing_witho
     even = _table().assign(strategy=_table().seat.map({0: "search", 1: "search", 2: "ev", 3: "ev"}))
     assert ladder_front(even, tmp_path / "even.png") == 0 and not (tmp_path / "even.png").exists()
     assert ladder_front(_table().drop(columns="throw_cpu_s"), tmp_path / "untimed.png") == 0
+    assert ladder_front(_table(games=1), tmp_path / "one.png") == 1  # no interval: drawn hollow, not left out

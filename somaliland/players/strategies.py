@@ -176,7 +176,7 @@ PARAMS: dict[str, tuple[type, float, float, Any]] = {  # name: (type, low, high,
 OWN_PARAMS: dict[str, dict[str, tuple[type, float, float, Any]]] = {  # parameters of one strategy only
     "search": {"search_samples": (int, 4, 1024, 64),  # physics rolls per throw decision (search.py)
                "search_play": (int, 1, 16, 1),  # a game's throw decisions' rolls, as a multiple of search_samples
-               "search_launch": (int, 1, 16, 1),  # a launch's rolls, as a multiple of search_samples (R12)
+               "search_launch": (int, 1, 16, 1),  # a launch's rolls, as a multiple of a game throw's (R12)
                "search_play_aground": (float, 0.0, 5.0, 0.0),  # running aground in a game's throws, not the survey's
                # SearchWeights (search.py), in chance to arrive, beyond what the aim's worth already counts:
                "search_aground": (float, 0.0, 5.0, 0.5),  # running aground (R17)
@@ -221,8 +221,8 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
         name: one of `STRATEGIES` (cautious, bold, ev, search).
         roller: the physics roller the policy calibrates its throws with (and looks ahead with).
         params: any of `PARAMS`: tumble, heading_sd_deg, speed_sd, rolls, voyages, survey_draw, rival_ships_per_route,
-            ship_cost, ransom_aversion, and the strategy's own (`OWN_PARAMS`: search_samples, search_play, search_launch and
-            the search_* weights for search);
+            ship_cost, ransom_aversion, and the strategy's own (`OWN_PARAMS`: search_samples, search_play,
+            search_launch and the search_* weights for search);
             unset ones take the strategy's defaults.
 
     Raises:
@@ -253,5 +253,6 @@ def make_policy(name: str, roller: Roller, **params: Any) -> Policy:
         weights = SearchWeights(values["search_aground"], values["search_off_board"], values["search_sink"],
                                 values["search_rival"], values["search_prior"])
         return Search(name, roller, samples=values["search_samples"], launch_factor=values["search_launch"],
-                      play_factor=values["search_play"], play_aground=values["search_play_aground"], search_weights=weights, **common)
+                      play_factor=values["search_play"], play_aground=values["search_play_aground"],
+                      search_weights=weights, **common)
     return Strategy(name, roller, **common)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import textwrap
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -192,32 +193,56 @@ def _varying(labels: list[str]) -> list[str]:
     return [", ".join(f"{short(k)} {d.get(k, '-')}" for k in keys) for d in parts]
 
 
+def strategy_look(strategy: str) -> int:
+    """Return a strategy's index into the colours, markers and hatches: the same in every report (the built-in
+    strategies in name order, any other after them)."""
+    from somaliland.players.strategies import STRATEGIES
+
+    known = sorted(STRATEGIES)
+    return known.index(strategy) if strategy in known else len(known) + zlib.crc32(strategy.encode()) % 4
+
+
 def ladder_front(players, path: Path) -> int:
     """Issue 21: each rated strategy's win rate per seat against its groundings per move over its table's field's
     (`ladder.ladder_rows`), one point per cell and strategy other than the field, with 95% intervals (Wilson; games
-    resampled): what a strategy's wins cost in groundings, beside the field (ratio 1) and the fair share."""
+    resampled): what a strategy's wins cost in groundings, beside the field (ratio 1) and the fair share. A
+    strategy's points are joined in cell order (a sweep's order) and named by what their cells vary; a point whose
+    ratio has no interval (too few games, unstable resamples) is drawn hollow."""
     from somaliland.study.ladder import ladder_rows, rated
 
     rows = [r for r in ladder_rows(players) if r["vs_field"] is not None] if rated(players) else []
-    rows = [r for r in rows if math.isfinite(r["vs_field"][0])]
+    rows = [r for r in rows if math.isfinite(r["vs_field"]["ratio"][0])]
     if not rows:
         return 0
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    strategies = sorted(players.strategy.unique())  # colours and markers as in `scores_by_strategy`
     named = _varying([r["label"] for r in rows])
-    for i, strategy in ((strategies.index(s), s) for s in sorted({r["strategy"] for r in rows})):
+    for strategy in sorted({r["strategy"] for r in rows}):
+        i = strategy_look(strategy)
+        colour, marker = OKABE_ITO[i % len(OKABE_ITO)], MARKERS[i % len(MARKERS)]
         mine = [(r, name) for r, name in zip(rows, named) if r["strategy"] == strategy]
-        x = np.array([r["vs_field"] for r, _ in mine])
+        x = np.array([r["vs_field"]["ratio"] for r, _ in mine])
         y = np.array([r["win"] for r, _ in mine])
+        games = sorted({r["games"] for r, _ in mine})
+        each = f"{games[0]}" if len(games) == 1 else f"{games[0]}-{games[-1]}"
+        label = (f"{strategy} ({each} games a cell, {len(mine)} cells)" if len(mine) > 1
+                 else f"{strategy} ({each} games)")
+        if len(mine) > 1:
+            ax.plot(x[:, 0], y[:, 0], color=colour, linewidth=0.8, alpha=0.5)
         ax.errorbar(x[:, 0], y[:, 0], xerr=_errors(list(map(tuple, x))), yerr=_errors(list(map(tuple, y))),
-                    capsize=3, ls="", marker=MARKERS[i % len(MARKERS)], color=OKABE_ITO[i % len(OKABE_ITO)],
-                    label=f"{strategy} ({sum(r['games'] for r, _ in mine)} games in {len(mine)} "
-                          f"cell{'s' * (len(mine) > 1)})")
-        for (r, name), xi, yi in zip(mine, x[:, 0], y[:, 0]):
-            if name:
-                ax.annotate(name, (xi, yi), xytext=(5, 4), textcoords="offset points", fontsize=7,
-                            color=OKABE_ITO[i % len(OKABE_ITO)])
+                    capsize=3, ls="", marker=marker, color=colour, label=label)
+        hollow = np.isnan(x[:, 1])
+        if hollow.any():
+            ax.plot(x[hollow, 0], y[hollow, 0], ls="", marker=marker, markersize=7, markerfacecolor="white",
+                    markeredgecolor=colour)
+        for j, ((r, name), xi, yi) in enumerate(zip(mine, x[:, 0], y[:, 0])):
+            if name:  # staggered, so neighbours' names do not print over each other
+                up = (4, 13) if yi < 0.03 else (4, -10)  # a point at the floor: both names above it
+                ax.annotate(name, (xi, yi), xytext=(5, up[j % 2]), textcoords="offset points", fontsize=7,
+                            color=colour)
+    if any(np.isnan(r["vs_field"]["ratio"][1]) for r in rows):
+        ax.plot([], [], ls="", marker="o", markerfacecolor="white", markeredgecolor="grey",
+                label="hollow: too few games for an interval")
     for j, k in enumerate(sorted({r["players"] for r in rows})):
         ax.axhline(1 / k, color="grey", linestyle=("dashed", "dotted", "dashdot")[j % 3], linewidth=1,
                    label=f"fair share, {k} players")
@@ -241,7 +266,6 @@ def scores_by_strategy(players, path: Path) -> int:
         return 0
     plt = pyplot()
     groups = []
-    strategies = sorted(players.strategy.unique())
     for (cell, label), strategy in players[["cell", "cell_label", "strategy"]].drop_duplicates().sort_values(
             ["cell", "strategy"]).set_index(["cell", "cell_label"]).strategy.items():
         rows = players[(players.cell == cell) & (players.strategy == strategy)]
@@ -252,14 +276,15 @@ def scores_by_strategy(players, path: Path) -> int:
     boxes = ax.boxplot([g for _, _, g in groups], positions=positions, widths=0.45, patch_artist=True,
                        medianprops={"color": "k"}, flierprops={"marker": ".", "markersize": 3})
     for patch, (strategy, _, _) in zip(boxes["boxes"], groups):
-        i = strategies.index(strategy)
+        i = strategy_look(strategy)
         patch.set(facecolor=OKABE_ITO[i % len(OKABE_ITO)], hatch=HATCHES[i % len(HATCHES)], alpha=0.8)
     _means(ax, [(name, g) for _, name, g in groups], positions)
     ax.set_xticks(positions, [name for _, name, _ in groups], fontsize=7)
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_ylabel("final points per player\n(R21: contract points minus ransoms)")
     handles = [plt.Rectangle((0, 0), 1, 1, facecolor=OKABE_ITO[i % len(OKABE_ITO)], hatch=HATCHES[i % len(HATCHES)],
-                             edgecolor="k", label=name) for i, name in enumerate(strategies)]
+                             edgecolor="k", label=name)
+               for i, name in ((strategy_look(s), s) for s in sorted(players.strategy.unique()))]
     handles.append(plt.Line2D([], [], color="k", marker="D", ms=4, ls="", label="mean, 95% interval"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     n = _games(players)

@@ -33,6 +33,9 @@ from somaliland.study.routenames import kind_name
 from somaliland.study.stats import bootstrap_ci, mean_ci, ratio_ci, share_ci, wilson
 
 TIMED = "throw_cpu_s"  # the players-table column the ladder needs (study/worker.py times each seat's decisions)
+BOOTSTRAP = 2000  # resamples of games for the intervals of `ratio_to_field` and `standardised` (seeded: the same
+# results, the same report)
+UNSTABLE = 0.01  # a share of resamples above which an undefined figure withholds its interval
 
 
 def rated(players) -> bool:
@@ -54,13 +57,21 @@ def field_of(at_table) -> str | None:
     return seats_of.index[0] if len(seats_of) == 1 or seats_of.iloc[0] > seats_of.iloc[1] else None
 
 
-def ratio_to_field(mine, field) -> tuple[float, float, float]:
+def ratio_to_field(mine, field) -> dict:
     """R17: `mine`'s groundings per move over the field's, both as played (the issue-21 bar's form), with a 95%
-    interval from `BOOTSTRAP` resamples of the games both played, drawn together (seeded); NaN where undefined (no
-    game shared, a field that never ran aground). `mine` and `field` are per-game sums of groundings and throws."""
+    interval from `BOOTSTRAP` resamples of the games both played, drawn together (seeded). `mine` and `field` are
+    per-game sums of groundings and throws. Returns {"ratio": (value, low, high), "why": ""}, or, where the ratio is
+    undefined, NaNs and why: no game shared, no throws of `mine`, a field that never ran aground; the interval alone is
+    NaN with fewer than 2 games or when more than `UNSTABLE` of the resamples leave the ratio undefined."""
     games = mine.index.intersection(field.index)
     a = mine.loc[games, ["groundings", "throws"]].to_numpy(float)
     f = field.loc[games, ["groundings", "throws"]].to_numpy(float)
+    nan3 = (math.nan,) * 3
+    (ma, ta), (mf, tf) = a.sum(axis=0), f.sum(axis=0)
+    why = ("no game with the field" if len(games) == 0 else "no throws" if ta == 0
+           else "the field never ran aground" if mf == 0 else "")
+    if why:
+        return {"ratio": nan3, "why": why}
 
     def ratio(weights: np.ndarray) -> np.ndarray:
         sa, sf = weights @ a, weights @ f
@@ -68,14 +79,16 @@ def ratio_to_field(mine, field) -> tuple[float, float, float]:
             value = (sa[:, 0] / sa[:, 1]) / (sf[:, 0] / sf[:, 1])
         return np.where(np.isfinite(value), value, np.nan)
 
-    value, low, high = bootstrap_ci(ratio, len(games), resamples=BOOTSTRAP, undefined_share=UNSTABLE)
-    return (value, low, high) if math.isfinite(low) and math.isfinite(high) else (value, math.nan, math.nan)
+    value = (ma / ta) / (mf / tf)
+    _, low, high = bootstrap_ci(ratio, len(games), resamples=BOOTSTRAP, undefined_share=UNSTABLE)
+    finite = math.isfinite(low) and math.isfinite(high)
+    return {"ratio": (value, low, high) if finite else (value, math.nan, math.nan), "why": ""}
 
 
 def ladder_rows(players) -> list[dict]:
     """Return the ladder as rows: per cell and strategy, each measure as (value, low, high); `vs_field`, its
-    groundings per move over its table's field's (`ratio_to_field`), None for the field itself or at a table
-    without one."""
+    groundings per move over its table's field's (`ratio_to_field`: the ratio and why it is missing), None for the
+    field itself or at a table without one."""
     rows = []
     for (cell, label), at_table in players.groupby(["cell", "cell_label"], sort=True):
         games = at_table.game.nunique()
@@ -110,8 +123,8 @@ def ladder_table(players) -> list[str]:
     for r in rows:
         fair = 100 / r["players"]
         vs = ("– (the field)" if r["field"] == r["strategy"] else "– (no field: equal seats)" if r["field"] is None
-              else "– (the field never ran aground)" if math.isnan(r["vs_field"][0])
-              else f"{_ci(*r['vs_field'], digits=2)}×")
+              else f"– ({r['vs_field']['why']})" if r["vs_field"]["why"]
+              else f"{_ci(*r['vs_field']['ratio'], digits=2)}×")
         lines.append(f"| {r['label']} | {r['strategy']} | {r['seats']:g} | {r['games']} | "
                      f"{_ci(*r['win'], scale=100)} ({fair:.0f}) | {_ci(*r['points'])} | "
                      f"{_ci(*r['aground'], scale=100)} | {vs} | {_ci(*r['fulfilled'], scale=100)} | "
@@ -120,8 +133,6 @@ def ladder_table(players) -> list[str]:
 
 
 SPLIT = ("throws_full", "launches", "aground_thrown", "aground_thrown_full", "aground_launch")  # `aground_table`'s
-BOOTSTRAP = 2000  # resamples of games for `standardised`'s interval (seeded: the same results, the same report)
-UNSTABLE = 0.01  # a share of resamples above which an undefined figure withholds `standardised`'s interval
 
 
 def _mix_rate(counts: np.ndarray, weight_full: np.ndarray) -> np.ndarray:
