@@ -343,7 +343,10 @@ class Viewer:
         nothing else shows, then back, and the window read until a frame shows each (commands run in order, so
         the frame that shows the marker was drawn after everything asked before it). The colours are told apart
         strictly: a window not drawn yet is black and then PyBullet's lavender, which a looser test could take for
-        the handshake (the likely cause of a screenshot with no board, seen once in a test run)."""
+        the handshake (the likely cause of a screenshot with no board, seen once in a test run). Both ends of the
+        column must show it, and the window is then read until two reads a frame apart agree: under Xvfb a read
+        can catch a frame half copied to the window (a board still white, a die a step behind, seen twice in test
+        runs of 2026-11-29 on a loaded machine)."""
         if self.view.grab() is None:
             return None
         deadline = time.monotonic() + SHOT_TIMEOUT
@@ -353,9 +356,16 @@ class Viewer:
             while time.monotonic() < deadline:
                 self._draw()  # the backdrop follows the camera as the window catches up with it
                 image = self.view.grab()
-                if seen(image[-4, -4].astype(int)):  # a pixel of the column no text reaches
+                if seen(image[-4, -4].astype(int)) and seen(image[4, -4].astype(int)):  # the column's foot and head
                     break
                 time.sleep(FRAME)
+        while image is not None and time.monotonic() < deadline:  # and a frame the window shows whole, twice over
+            time.sleep(FRAME)
+            self._draw()
+            again = self.view.grab()
+            if np.array_equal(again, image):
+                break
+            image = again
         if time.monotonic() >= deadline:
             print(f"somaliland replay: warning: the window did not draw within {SHOT_TIMEOUT:g} s; the screenshot "
                   "may show an older frame", file=sys.stderr)
