@@ -60,14 +60,14 @@ def test_groundings_per_move_over_the_fields_as_played_issue_21_bar_R17():
     assert "| 0.25 [" in ladder_table(table)[2] and "| – (the field) |" in ladder_table(table)[3]
     even = table.assign(strategy=table.seat.map({0: "search", 1: "search", 2: "ev", 3: "ev"}))
     assert all(r["vs_field"] is None and r["field"] is None for r in ladder_rows(even))
-    assert "| – (no field: equal seats) |" in ladder_table(even)[2]
+    assert "| – (no field: no strategy holds more seats than every other) |" in ladder_table(even)[2]
     clean = _table().assign(groundings=lambda t: t.groundings.where(t.seat == 0, 0))  # the field never ran aground
     search = next(r for r in ladder_rows(clean) if r["strategy"] == "search")
     assert all(math.isnan(x) for x in search["vs_field"]["ratio"])
     assert "| – (the field never ran aground) |" in ladder_table(clean)[2]
     one = next(r for r in ladder_rows(_table(games=1)) if r["strategy"] == "search")["vs_field"]["ratio"]
     assert one[0] == pytest.approx(0.5) and math.isnan(one[1])  # one game: the ratio, no interval
-    assert "| 0.50× |" in ladder_table(_table(games=1))[2]
+    assert "| 0.50× (too few games for an interval) |" in ladder_table(_table(games=1))[2]
 
 
 def test_a_share_stays_within_0_and_1():
@@ -143,7 +143,7 @@ def test_groundings_at_the_fields_route_mix_say_why_they_are_missing():
     assert next(l for l in aground_table(apart) if "| search |" in l).endswith("| – (no game with the field) |")
     equal = table[table.seat <= 1]  # one search seat and one ev seat: no field
     assert all(r["field"] is None and r["at_field_mix"] is None for r in aground_rows(equal))
-    assert all(l.endswith("| – (no field: equal seats) |") for l in aground_table(equal)[2:])
+    assert all(l.endswith("| – (no field: no strategy holds more seats than every other) |") for l in aground_table(equal)[2:])
     never = table.assign(groundings=table.groundings.where(table.seat == 0, 0),
                          aground_thrown=table.aground_thrown.where(table.seat == 0, 0),
                          aground_thrown_full=table.aground_thrown_full.where(table.seat == 0, 0),

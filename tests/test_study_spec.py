@@ -61,6 +61,11 @@ def test_seeds_and_counts_are_checked():
         pytest.raises(StudyError, parse_study, "master_seed = -1\ngames_per_cell = 1\n", "s.toml", ROOT).value)
     assert "games_per_cell: expected an integer from 1" in str(
         pytest.raises(StudyError, parse_study, "master_seed = 1\ngames_per_cell = 0\n", "s.toml", ROOT).value)
+    for text, key in (("games_per_cell = 1\n", "master_seed"), ("master_seed = 1\n", "games_per_cell")):
+        message = str(pytest.raises(StudyError, parse_study, text, "s.toml", ROOT).value)
+        assert f"the key is missing: add `{key} = ...` among the top-level keys" in message
+    assert "missing" not in str(pytest.raises(StudyError, parse_study, "master_seed = -1\ngames_per_cell = 1\n",
+                                              "s.toml", ROOT).value)
 
 
 def test_a_missing_file_is_named(tmp_path):

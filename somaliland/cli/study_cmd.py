@@ -84,7 +84,7 @@ def run_study_cmd(args: argparse.Namespace) -> int:
     else:
         workers = args.workers or default_workers()
         make = local_executors(workers)
-        where = f"{workers} local worker processes"
+        where = f"{workers} local worker process{'es' * (workers != 1)}"
     if not args.quiet and not args.json:
         print(f"study {study.name}: {len(study.cells)} cells x {study.games_per_cell} games = {study.total_games} "
               f"games on {where}; results in {out}", file=sys.stderr)

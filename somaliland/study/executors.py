@@ -197,4 +197,4 @@ def executors_for(cluster: str | None, workers: int | None) -> tuple[Callable[[]
         make, threads, _ = dask_executors(client)
         return make, threads, f"Dask cluster {address} ({threads} worker threads)", client
     workers = workers or default_workers()
-    return local_executors(workers), workers, f"{workers} local worker processes", None
+    return local_executors(workers), workers, f"{workers} local worker process{'es' * (workers != 1)}", None

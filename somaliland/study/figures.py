@@ -234,7 +234,7 @@ def ladder_front(players, path: Path) -> int:
         hollow = np.isnan(x[:, 1])
         if hollow.any():
             ax.plot(x[hollow, 0], y[hollow, 0], ls="", marker=marker, markersize=7, markerfacecolor="white",
-                    markeredgecolor=colour)
+                    markeredgecolor=colour, zorder=3)  # above the error bars' own markers
         for j, ((r, name), xi, yi) in enumerate(zip(mine, x[:, 0], y[:, 0])):
             if name:  # staggered, so neighbours' names do not print over each other
                 up = (4, 13) if yi < 0.03 else (4, -10)  # a point at the floor: both names above it
@@ -247,14 +247,18 @@ def ladder_front(players, path: Path) -> int:
         ax.axhline(1 / k, color="grey", linestyle=("dashed", "dotted", "dashdot")[j % 3], linewidth=1,
                    label=f"fair share, {k} players")
     ax.axvline(1, color="grey", linewidth=0.8, label="as often as the field")
-    ax.set_xlim(left=0)
-    ax.set_ylim(bottom=0)
+    ax.axvline(0.5, color="grey", linewidth=0.8, linestyle="dotted", label="half as often (issue 21's bar)")
+    right = max(1.1, float(np.nanmax([r["vs_field"]["ratio"][2] if math.isfinite(r["vs_field"]["ratio"][2])
+                                      else r["vs_field"]["ratio"][0] for r in rows])) * 1.05)
+    top = max(1 / min(r["players"] for r in rows), max(r["win"][2] for r in rows)) * 1.05
+    ax.set_xlim(-0.03 * right, right)  # a point at 0 shown whole, its whiskers clear of the axis
+    ax.set_ylim(-0.03 * top, top)
     fields = sorted({r["field"] for r in rows})
     ax.set_xlabel(f"groundings per move (R17) over the field's at its table (the field: {', '.join(fields)}; ratio)")
     ax.set_ylabel("win rate per seat (share of games won)")
     n = _games(players[players.cell.isin({r["cell"] for r in rows})])
-    ax.set_title(f"Win rate against groundings, each strategy beside its table's field - n = {n} games\n{CI_NOTE} "
-                 f"(Wilson; games resampled)", fontsize=10)
+    ax.set_title(f"Win rate against groundings, each strategy beside its table's field - n = {n} games in the "
+                 f"cells drawn\n{CI_NOTE} (Wilson; games resampled)", fontsize=10)
     legend_outside(ax)
     save_figure(fig, path)
     return n

@@ -36,6 +36,7 @@ TIMED = "throw_cpu_s"  # the players-table column the ladder needs (study/worker
 BOOTSTRAP = 2000  # resamples of games for the intervals of `ratio_to_field` and `standardised` (seeded: the same
 # results, the same report)
 UNSTABLE = 0.01  # a share of resamples above which an undefined figure withholds its interval
+NO_FIELD = "no field: no strategy holds more seats than every other"  # e.g. one against one: nothing to compare with
 
 
 def rated(players) -> bool:
@@ -122,9 +123,10 @@ def ladder_table(players) -> list[str]:
              "% | × the field's | fulfilment % | CPU s per throw decision |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         fair = 100 / r["players"]
-        vs = ("– (the field)" if r["field"] == r["strategy"] else "– (no field: equal seats)" if r["field"] is None
+        ratio = r["vs_field"]["ratio"] if r["vs_field"] else None
+        vs = ("– (the field)" if r["field"] == r["strategy"] else f"– ({NO_FIELD})" if r["field"] is None
               else f"– ({r['vs_field']['why']})" if r["vs_field"]["why"]
-              else f"{_ci(*r['vs_field']['ratio'], digits=2)}×")
+              else f"{_ci(*ratio, digits=2)}×" + (" (too few games for an interval)" if math.isnan(ratio[1]) else ""))
         lines.append(f"| {r['label']} | {r['strategy']} | {r['seats']:g} | {r['games']} | "
                      f"{_ci(*r['win'], scale=100)} ({fair:.0f}) | {_ci(*r['points'])} | "
                      f"{_ci(*r['aground'], scale=100)} | {vs} | {_ci(*r['fulfilled'], scale=100)} | "
@@ -223,7 +225,7 @@ def aground_table(players, games=None) -> list[str]:
         cells = " | ".join(f"{_ci(*r[k][0], scale=100)} ({r[k][1]:,})" for k in ("full", "half", "launch", "other"))
         mix = r["at_field_mix"]
         if mix is None:
-            mix = "– (the field)" if r["field"] == r["strategy"] else "– (no field: equal seats)"
+            mix = "– (the field)" if r["field"] == r["strategy"] else f"– ({NO_FIELD})"
         elif mix["games"] == 0:
             mix = "– (no game with the field)"
         elif math.isnan(mix["rate"][0]):

@@ -78,7 +78,8 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
         lines += ["## Ladder", "", "Each strategy at each table (cell), rated with 95% intervals over games "
                   "(somaliland/study/ladder.py); \"× the field's\" is its groundings per move over those of its table's "
                   "field (the strategy with the most seats there), both as played, the interval from resampling "
-                  "games; the CPU per throw decision is the seat's own deciding.", "",
+                  "games (issue 21 asks the search for at most 0.5×, half the field's); the CPU per throw decision is "
+                  "the seat's own deciding.", "",
                   *ladder, ""]
         split = aground_table(players, games)
         if split:

@@ -135,6 +135,11 @@ def load_study(path: str | Path) -> Study:
     return parse_study(text, str(path), path.resolve().parent)
 
 
+def _missing(key: str, doc: dict) -> str:
+    """Return the repair hint for a required top-level key the study file lacks, or "" when it is there."""
+    return "" if key in doc else f"the key is missing: add `{key} = ...` among the top-level keys, before any [table]"
+
+
 def parse_study(text: str, source: str, base_dir: Path, maps: bool = True) -> Study:
     """Return the study in a TOML text; `base_dir` anchors a relative map path.
 
@@ -155,10 +160,11 @@ def parse_study(text: str, source: str, base_dir: Path, maps: bool = True) -> St
     _known(source, "", doc, TOP_KEYS)
     master = doc.get("master_seed")
     if isinstance(master, bool) or not isinstance(master, int) or master < 0:
-        raise StudyError(source, "master_seed", "a non-negative integer (every game's seed derives from it)", master)
+        raise StudyError(source, "master_seed", "a non-negative integer (every game's seed derives from it)", master,
+                         _missing("master_seed", doc))
     games = doc.get("games_per_cell")
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 10_000_000:
-        raise StudyError(source, "games_per_cell", "an integer from 1 to 10000000", games)
+        raise StudyError(source, "games_per_cell", "an integer from 1 to 10000000", games, _missing("games_per_cell", doc))
     name = doc.get("name", Path(source).stem)
     question = doc.get("question", "")
     factory = doc.get("policy_factory")
