@@ -153,38 +153,29 @@ def test_a_stages_rolls_priced_together_are_worth_what_each_is_worth_alone(rolle
     assert len(set(alone)) > 10 and len(statuses) >= 2  # the rolls differ: the check is not of one outcome
     assert search.outcome_values(table, ship, s, []) == []
 
-def test_a_launch_rolls_search_launch_times_its_samples_and_a_ship_at_sea_its_samples(roller):
-    """R12: a ship leaving its port is given `search_launch` times the rolls (somaliland/players/README.md)."""
+@pytest.mark.parametrize("params, launch_rolls, at_sea_rolls, bad", [
+    ({"search_launch": 3}, 24, 8, ("search_launch", 0)),
+    ({"search_play": 2, "search_launch": 3}, 48, 16, ("search_play", 17)),
+])
+def test_a_launch_rolls_search_launch_times_a_game_throws_rolls_and_search_play_multiplies_both(
+        roller, params, launch_rolls, at_sea_rolls, bad):
+    """R12: a ship leaving its port is given `search_launch` times a game throw's rolls, and `search_play` gives
+    each of a game's throw decisions that many times `search_samples` (somaliland/players/README.md,
+    search-pilots.md pilot 18)."""
     counting = CountingRoller(roller)
-    search = make_policy("search", counting, search_samples=8, search_launch=3, voyages=2)
+    search = make_policy("search", counting, search_samples=8, voyages=2, **params)
     requests = throw_requests(roller, 1)
     launch = next(requests)
     at_sea = next(r for r in requests if r.table.state.ship(r.ship).status is Status.AT_SEA)
     assert launch.table.state.ship(launch.ship).status is Status.IN_PORT
     search.survey(launch.table.world, launch.table.config)
-    for request, rolls in ((launch, 24), (at_sea, 8)):
+    for request, rolls in ((launch, launch_rolls), (at_sea, at_sea_rolls)):
         counting.rolls = 0
         search.throw(request.table, request.ship, request.rng)
         assert counting.rolls == rolls
-    with pytest.raises(UsageError, match=r"search_launch = 0 is not allowed; expected an integer in \[1, 16\]"):
-        make_policy("search", roller, search_launch=0)
-
-
-def test_search_play_multiplies_every_game_throws_rolls_and_a_launch_gets_search_launch_times_that(roller):
-    """R12: `search_play` gives each of a game's throw decisions that many times `search_samples` rolls, a launch
-    `search_launch` times more (somaliland/players/README.md, search-pilots.md pilot 18)."""
-    counting = CountingRoller(roller)
-    search = make_policy("search", counting, search_samples=8, search_play=2, search_launch=3, voyages=2)
-    requests = throw_requests(roller, 1)
-    launch = next(requests)
-    at_sea = next(r for r in requests if r.table.state.ship(r.ship).status is Status.AT_SEA)
-    search.survey(launch.table.world, launch.table.config)
-    for request, rolls in ((launch, 48), (at_sea, 16)):
-        counting.rolls = 0
-        search.throw(request.table, request.ship, request.rng)
-        assert counting.rolls == rolls
-    with pytest.raises(UsageError, match=r"search_play = 17 is not allowed; expected an integer in \[1, 16\]"):
-        make_policy("search", roller, search_play=17)
+    name, value = bad
+    with pytest.raises(UsageError, match=rf"{name} = {value} is not allowed; expected an integer in \[1, 16\]"):
+        make_policy("search", roller, **{name: value})
 
 
 @pytest.mark.parametrize("world", ["per_roll", "per_game"])

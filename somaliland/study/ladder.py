@@ -94,11 +94,10 @@ def ladder_rows(players) -> list[dict]:
     for (cell, label), at_table in players.groupby(["cell", "cell_label"], sort=True):
         games = at_table.game.nunique()
         field = field_of(at_table)
-        field_games = (at_table[at_table.strategy == field].groupby("game")[["groundings", "throws"]].sum()
-                       if field is not None else None)
-        for strategy, seats in at_table.groupby("strategy", sort=True):
-            per_game = seats.groupby("game")[["win_share", "points", "groundings", "throws", "fulfilled", "taken",
-                                              TIMED]].sum()
+        by_strategy = {strategy: (seats, seats.groupby("game")[["win_share", "points", "groundings", "throws",
+                                                                 "fulfilled", "taken", TIMED]].sum())
+                       for strategy, seats in at_table.groupby("strategy", sort=True)}
+        for strategy, (seats, per_game) in by_strategy.items():
             k = len(seats) / games  # seats of this strategy at each table
             share = float(per_game.win_share.sum()) / (games * k)
             lo, hi = wilson(share * games, games)
@@ -108,8 +107,8 @@ def ladder_rows(players) -> list[dict]:
                          "aground": share_ci(per_game.groundings, per_game.throws),
                          "fulfilled": share_ci(per_game.fulfilled, per_game.taken),
                          "cpu": ratio_ci(per_game[TIMED], per_game.throws), "field": field,
-                         "vs_field": (ratio_to_field(per_game, field_games) if field not in (None, strategy)
-                                      else None)})
+                         "vs_field": (ratio_to_field(per_game, by_strategy[field][1])
+                                      if field not in (None, strategy) else None)})
     return rows
 
 
