@@ -1,9 +1,10 @@
-"""`somaliland study`: run a Monte Carlo balance study, report on it, replay any one of its games."""
+"""`somaliland study`: run a Monte Carlo balance study, report on it, replay any one of its games, compare two."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from somaliland.cli import args as types
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add the command to the parser."""
-    p = commands.add_parser("study", help="Monte Carlo balance studies: run, report, replay",
+    p = commands.add_parser("study", help="Monte Carlo balance studies: run, report, replay, compare",
                             description="Balance studies defined in TOML files (experiments/README.md).")
     sub = p.add_subparsers(dest="study", metavar="ACTION", required=True)
     run = sub.add_parser(
@@ -58,6 +59,18 @@ def register(commands: argparse._SubParsersAction) -> None:
                              "read from (default: where the results' manifest puts it; give it for a results folder "
                              "moved or copied away from its study)")
     replay.set_defaults(run=run_replay)
+    compare = sub.add_parser(
+        "compare", help="compare two studies' cells game by game on the seeds they share",
+        description="Pair the games of cell CELL_A of results A with those of cell CELL_B of results B by their "
+                    "seeds (a copy of a study with one thing changed and the same master seed plays the same "
+                    "seeds) and print, per group of seats, each measure on both sides and their paired "
+                    "difference with its 95% interval (Markdown).")
+    compare.add_argument("results_a", type=Path, metavar="A", help="a results folder of `study run`")
+    compare.add_argument("results_b", type=Path, metavar="B", help="another (or the same) results folder")
+    compare.add_argument("--cell-a", type=int, default=0, help="the cell of A (column `cell`; default 0)")
+    compare.add_argument("--cell-b", type=int, default=0, help="the cell of B (default 0)")
+    compare.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
+    compare.set_defaults(run=run_compare)
 
 
 def run_study_cmd(args: argparse.Namespace) -> int:
@@ -175,6 +188,39 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.record:
         print(f"Record: {args.record} ({len(result.events)} lines)")
     return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Compare two cells game by game."""
+    from somaliland.study import StudyError, read_table
+    from somaliland.study.compare import cell_rows, compare_rows, compare_table
+
+    sides = []
+    for results, cell, option in ((args.results_a, args.cell_a, "--cell-a"), (args.results_b, args.cell_b, "--cell-b")):
+        rows = cell_rows(read_table(results, "players"), cell, str(results), option)
+        sides.append((rows, f"{results}, cell {cell}: {rows.cell_label.iloc[0]}"))
+    (a, name_a), (b, name_b) = sides
+    result = compare_rows(a, b)
+    if not result["games"]:
+        raise StudyError(f"{args.results_a} and {args.results_b}", "game_seed",
+                         "games on the same seeds", "none shared",
+                         "games pair when the two studies have the same master seed and the cells the same index "
+                         "(a copy of a study with one thing changed); see experiments/README.md")
+    if args.json:
+        print(json.dumps(_plain({"a": name_a, "b": name_b, **result}), allow_nan=False))
+        return 0
+    print("\n".join(compare_table(result, name_a, name_b)))
+    return 0
+
+
+def _plain(value):
+    """Return a value JSON can hold: numpy numbers as Python's, tuples as lists, an undefined number (NaN) as null."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    value = value.item() if hasattr(value, "item") else value
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def _version_hint(results: Path, cell: int, game: int) -> str:
