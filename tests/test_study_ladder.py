@@ -172,3 +172,10 @@ def test_the_ladder_front_draws_each_strategy_beside_its_field_and_nothing_witho
     assert ladder_front(even, tmp_path / "even.png") == 0 and not (tmp_path / "even.png").exists()
     assert ladder_front(_table().drop(columns="throw_cpu_s"), tmp_path / "untimed.png") == 0
     assert ladder_front(_table(games=1), tmp_path / "one.png") == 1  # no interval: drawn hollow, not left out
+
+
+def test_games_played_before_decisions_were_timed_are_left_out_of_cpu_not_counted_as_zero():
+    table = _table()
+    table.loc[table.game < 50, "throw_cpu_s"] = float("nan")  # an older chunk, without timing
+    rows = {r["strategy"]: r for r in ladder_rows(table)}
+    assert rows["search"]["cpu"][0] == pytest.approx(0.05) and rows["ev"]["cpu"][0] == pytest.approx(0.005)

@@ -61,14 +61,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     replay.set_defaults(run=run_replay)
     compare = sub.add_parser(
         "compare", help="compare two studies' cells game by game on the seeds they share",
-        description="Pair the games of cell CELL_A of results A with those of cell CELL_B of results B by their "
-                    "seeds (a copy of a study with one thing changed and the same master seed plays the same "
-                    "seeds) and print, per group of seats, each measure on both sides and their paired "
-                    "difference with its 95% interval (Markdown).")
+        description="Pair the games of cell CELL of results A with those of cell CELL of results B by their seeds "
+                    "(a copy of a study with one thing changed and the same master seed plays the same seeds) and "
+                    "print, per group of seats, each measure on both sides and their paired difference with its "
+                    "95% interval (Markdown).")
     compare.add_argument("results_a", type=Path, metavar="A", help="a results folder of `study run`")
-    compare.add_argument("results_b", type=Path, metavar="B", help="another (or the same) results folder")
-    compare.add_argument("--cell-a", type=int, default=0, help="the cell of A (column `cell`; default 0)")
-    compare.add_argument("--cell-b", type=int, default=0, help="the cell of B (default 0)")
+    compare.add_argument("results_b", type=Path, metavar="B", help="another results folder, of the same master seed")
+    compare.add_argument("--cell", type=int, default=0,
+                         help="the cell compared (column `cell`; default 0): a seed depends on the cell's index, so "
+                              "only cells of the same index pair")
     compare.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
     compare.set_defaults(run=run_compare)
 
@@ -191,26 +192,50 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    """Compare two cells game by game."""
+    """Compare two studies' cells game by game."""
     from somaliland.study import StudyError, read_table
-    from somaliland.study.compare import cell_rows, compare_rows, compare_table
+    from somaliland.study.compare import compare_rows, compare_table
+    from somaliland.study.store import study_of
 
     sides = []
-    for results, cell, option in ((args.results_a, args.cell_a, "--cell-a"), (args.results_b, args.cell_b, "--cell-b")):
-        rows = cell_rows(read_table(results, "players"), cell, str(results), option)
-        sides.append((rows, f"{results}, cell {cell}: {rows.cell_label.iloc[0]}"))
-    (a, name_a), (b, name_b) = sides
-    result = compare_rows(a, b)
+    for results in (args.results_a, args.results_b):
+        study, _ = study_of(results, maps=False)
+        if not 0 <= args.cell < len(study.cells):
+            raise StudyError(str(results), "--cell", f"a cell of its study, 0 to {len(study.cells) - 1}", args.cell)
+        cell = study.cells[args.cell]
+        players = read_table(results, "players")
+        rows = players[players.cell == cell.index] if not players.empty else players
+        if rows.empty:
+            raise StudyError(str(results), "--cell", "a cell with games played", args.cell,
+                             f"run `somaliland study run` on {study.source} first")
+        setups = {i: _setup(seat) for i, seat in enumerate(cell.seats)}
+        sides.append((rows, setups, study, f"{results}, cell {cell.index}: {cell.label()}"))
+    (a, setups_a, study_a, name_a), (b, setups_b, study_b, name_b) = sides
+    if len(setups_a) != len(setups_b):
+        raise StudyError(f"{args.results_a} and {args.results_b}", "players",
+                         "cells of as many players (a seat's win rate and fair share depend on it)",
+                         f"{len(setups_a)} and {len(setups_b)}")
+    result = compare_rows(a, b, setups_a, setups_b)
     if not result["games"]:
-        raise StudyError(f"{args.results_a} and {args.results_b}", "game_seed",
-                         "games on the same seeds", "none shared",
-                         "games pair when the two studies have the same master seed and the cells the same index "
-                         "(a copy of a study with one thing changed); see experiments/README.md")
+        why = (f"their master seeds differ ({study_a.master_seed} and {study_b.master_seed}), and a game's seed "
+               f"comes from it" if study_a.master_seed != study_b.master_seed else
+               "the same master seed, yet no game seed in common (games of the cell not yet played on one side)")
+        raise StudyError(f"{args.results_a} and {args.results_b}", f"cell {args.cell}", "games on the same seeds",
+                         "none shared", why)
+    if args.results_a.resolve() == args.results_b.resolve():
+        print("note: A and B are the same cell of the same results: every difference is 0", file=sys.stderr)
     if args.json:
         print(json.dumps(_plain({"a": name_a, "b": name_b, **result}), allow_nan=False))
         return 0
     print("\n".join(compare_table(result, name_a, name_b)))
     return 0
+
+
+def _setup(seat) -> str:
+    """Return a seat's setup as words: strategy, throw skill and any parameters."""
+    params = "".join(f", {name}={value:g}" if isinstance(value, float) else f", {name}={value}"
+                     for name, value in seat.params)
+    return f"{seat.strategy} (skill {seat.skill:g}{params})"
 
 
 def _plain(value):

@@ -5,127 +5,146 @@ of a study with one thing changed (a player's parameter, a map's version, a ruli
 plays its cell N's games on the seeds of the original's cell N: the same deck, the same draft order, the same
 draws of every hand. The games then differ only by the change and what follows from it, so a measure's
 difference taken game by game has a narrower interval than the two cells' own intervals suggest (the search
-pilots, somaliland/players/search-pilots.md, were measured so).
+pilots, somaliland/players/search-pilots.md, were measured so). Cells of different indices, or of studies with
+different master seeds, share no seed and cannot be paired.
 
-Games pair by their `game_seed`, not their number. Seats are compared seat by seat: seats with the same strategy in
-both cells (say seats 1–3, ev in both) form one group, each seat whose strategies differ is a group of its own.
-For each group: win rate per seat and points per game (the mean of the per-game differences, a normal interval),
-groundings per move (R17), its ratio to its table's field's, as played (`ladder.ratio_to_field`: issue 21's form),
-fulfilment (R9) and CPU s per throw decision (ratios of per-game totals; the difference's interval from
-`ladder.BOOTSTRAP` resamples of the paired games, seeded).
+Games pair by their `game_seed`, not their number or their rows' order. Seats are compared seat by seat, grouped:
+the seats that play the same seat setup (strategy, throw skill, parameters) in A and the same in B form one group
+(say seats 1–3, ev at skill 0.75 in both). For each group: win rate per seat and points per game (the mean of the
+per-game differences, a normal interval), groundings per move (R17), its ratio to its table's field's, as played
+(`ladder.ratio_to_field`: issue 21's form), fulfilment (R9) and CPU s per throw decision (ratios of per-game
+totals; the difference's interval from `ladder.BOOTSTRAP` resamples of the paired games, seeded). Each measure
+counts the games where it is defined on both sides (a game without timing, a seat without a row, no contracts
+taken), and says how many.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
-from somaliland.study.errors import StudyError
 from somaliland.study.ladder import BOOTSTRAP, TIMED, UNSTABLE, field_of
 from somaliland.study.stats import bootstrap_ci, mean_ci
 
-SUMMED = ["win_share", "points", "groundings", "throws", "fulfilled", "taken"]  # per seat group and game
+COLUMNS = ["win_share", "points", "groundings", "throws", "fulfilled", "taken", TIMED]  # summed per group and game
+MEANS = {"win rate per seat %": ("win_share", 100.0), "points per game": ("points", 1.0)}
 RATIOS = {"groundings per move %": ("groundings", "throws", 100.0), "fulfilment %": ("fulfilled", "taken", 100.0),
           "CPU s per throw decision": (TIMED, "throws", 1.0)}
+FIELD = "× the field's groundings per move"
+DIGITS = {"CPU s per throw decision": 3, FIELD: 2}
+CPU_NOTE = ("CPU s per throw decision depends on the machine and its load: a difference means something only between "
+            "runs on one machine at one load.")
 
 
-def cell_rows(players: pd.DataFrame, cell: int, source: str, option: str) -> pd.DataFrame:
-    """Return one cell's players rows, or raise a StudyError naming the cells there are."""
-    cells = sorted(int(c) for c in players.cell.unique()) if not players.empty else []
-    if cell not in cells:
-        raise StudyError(source, option, f"a cell of the results ({', '.join(map(str, cells)) or 'none played yet'})",
-                         cell)
-    return players[players.cell == cell]
-
-
-def seat_groups(a: pd.DataFrame, b: pd.DataFrame) -> list[tuple[tuple[int, ...], str, str]]:
-    """Return the seats both cells have, grouped: (seats, strategy in a, strategy in b), seats of one group having
-    the same strategy in both; the groups ordered by their first seat."""
-    strategy_a, strategy_b = (t.groupby("seat").strategy.first() for t in (a, b))
+def seat_groups(setups_a: dict[int, str], setups_b: dict[int, str]) -> list[tuple[tuple[int, ...], str, str]]:
+    """Return the seats both cells have, grouped: (seats, setup in a, setup in b), the seats of a group having the
+    same setup in a and the same in b; the groups ordered by their first seat."""
     groups: dict[tuple[str, str], list[int]] = {}
-    for seat in sorted(set(strategy_a.index) & set(strategy_b.index)):
-        groups.setdefault((strategy_a[seat], strategy_b[seat]), []).append(int(seat))
+    for seat in sorted(set(setups_a) & set(setups_b)):
+        groups.setdefault((setups_a[seat], setups_b[seat]), []).append(seat)
     return sorted(((tuple(seats), sa, sb) for (sa, sb), seats in groups.items()), key=lambda g: g[0])
 
 
-def _label(seats: tuple[int, ...], strategy_a: str, strategy_b: str) -> str:
+def table_setups(players: pd.DataFrame) -> dict[int, str]:
+    """Return each seat's setup as its strategy and skill from the players rows (when the study file is not at
+    hand: parameters set outside a sweep are then not told apart)."""
+    first = players.groupby("seat")[[c for c in ("strategy", "skill") if c in players.columns]].first()
+    return {int(seat): (f"{row.strategy} (skill {row.skill:g})" if "skill" in first.columns else str(row.strategy))
+            for seat, row in first.iterrows()}
+
+
+def _label(seats: tuple[int, ...], setup_a: str, setup_b: str) -> str:
     where = f"seat {seats[0]}" if len(seats) == 1 else f"seats {', '.join(map(str, seats))}"
-    return f"{where}: {strategy_a}" if strategy_a == strategy_b else f"{where}: {strategy_a} (A), {strategy_b} (B)"
+    return f"{where}: {setup_a}" if setup_a == setup_b else f"{where}: {setup_a} in A, {setup_b} in B"
 
 
-def _ratio_difference(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray,
-                      scale: float) -> tuple[float, float, float]:
-    """Return sum(num)/sum(den) of a less that of b, over paired games, with a bootstrap 95% interval."""
-    def stat(w: np.ndarray) -> np.ndarray:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            value = scale * ((w @ num_a) / (w @ den_a) - (w @ num_b) / (w @ den_b))
-        return np.where(np.isfinite(value), value, np.nan)
-
-    return bootstrap_ci(stat, len(num_a), resamples=BOOTSTRAP, undefined_share=UNSTABLE)
-
-
-def _field_difference(mine: tuple[pd.DataFrame, pd.DataFrame], field: tuple[pd.DataFrame, pd.DataFrame]
-                      ) -> tuple[float, float, float]:
-    """Return the difference a less b of the groundings per move over the field's, as played, with its interval."""
-    arrays = [t[c].to_numpy(float) for pair in zip(mine, field) for t in pair for c in ("groundings", "throws")]
-    ga, ta, fga, fta, gb, tb, fgb, ftb = arrays
-
-    def stat(w: np.ndarray) -> np.ndarray:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            value = ((w @ ga) / (w @ ta)) / ((w @ fga) / (w @ fta)) - ((w @ gb) / (w @ tb)) / ((w @ fgb) / (w @ ftb))
-        return np.where(np.isfinite(value), value, np.nan)
-
-    return bootstrap_ci(stat, len(ga), resamples=BOOTSTRAP, undefined_share=UNSTABLE)
+def _measure(a: np.ndarray, b: np.ndarray, stat, value) -> dict:
+    """Return a measure on the games where it is defined on both sides: each side's value, the difference and its
+    interval. `a` and `b` are (games, columns) arrays; `value(x)` a side's figure, `stat(wa, wb)` the difference
+    for rows of game weights (the paired bootstrap draws the same games on both sides)."""
+    keep = np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)
+    a, b = a[keep], b[keep]
+    ones = np.ones(len(a))
+    side_a, side_b = (float(value(x, ones)) if len(x) else math.nan for x in (a, b))
+    difference, low, high = (math.nan,) * 3
+    if len(a):
+        difference, low, high = stat(a, b)
+    finite = [v if math.isfinite(v) else math.nan for v in (side_a, side_b, difference, low, high)]
+    return dict(zip(("a", "b", "difference", "low", "high"), finite), games=int(keep.sum()))
 
 
-def compare_rows(a: pd.DataFrame, b: pd.DataFrame) -> dict:
-    """Return the paired comparison of two cells' players rows (module docstring): {"games": paired games,
-    "games_a", "games_b", "groups": [{"label", "seats", "measures": {name: (a, b, (difference, low, high))}}]}.
-    A value is NaN where it is undefined (no throws, no contracts, no field); an interval is NaN with fewer than 2
-    paired games or, for a ratio, when more than `ladder.UNSTABLE` of the resamples leave it undefined."""
+def _mean_stat(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+    return mean_ci(a[:, 0] - b[:, 0])
+
+
+def _mean_value(x: np.ndarray, w: np.ndarray) -> float:
+    return float(w @ x[:, 0] / w.sum())
+
+
+def _ratio_value(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Return sum(num) / sum(den) (columns 0 and 1) for each row of weights; with columns 2 and 3, that over the
+    field's own (the field ratio)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mine = (w @ x[:, 0]) / (w @ x[:, 1])
+        return mine / ((w @ x[:, 2]) / (w @ x[:, 3])) if x.shape[1] == 4 else mine
+
+
+def _ratio_stat(scale: float):
+    def stat(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+        def difference(w: np.ndarray) -> np.ndarray:
+            value = scale * (_ratio_value(a, w) - _ratio_value(b, w))
+            return np.where(np.isfinite(value), value, np.nan)
+        return bootstrap_ci(difference, len(a), resamples=BOOTSTRAP, undefined_share=UNSTABLE)
+    return stat
+
+
+def compare_rows(a: pd.DataFrame, b: pd.DataFrame, setups_a: dict[int, str] | None = None,
+                 setups_b: dict[int, str] | None = None) -> dict:
+    """Return the paired comparison of two cells' players rows (module docstring): {"games": the games paired,
+    "games_a", "games_b": each cell's games, "groups": [{"label", "seats", "field": (a's, b's), "measures": {name:
+    {"a", "b", "difference", "low", "high", "games"}}}]}. `setups_x` name each seat's setup (default: its strategy
+    and skill, `table_setups`). A figure is NaN where it is undefined (no games defined on both sides, no throws,
+    no contracts, a field that never ran aground); an interval is NaN with fewer than 2 games or, for a ratio, when
+    more than `ladder.UNSTABLE` of the resamples leave it undefined. A measure of a column one side lacks (CPU
+    of games played before decisions were timed) is NaN with 0 games."""
     seeds = sorted(set(a.game_seed) & set(b.game_seed))
     result = {"games": len(seeds), "games_a": int(a.game_seed.nunique()), "games_b": int(b.game_seed.nunique()),
               "groups": []}
     if not seeds:
         return result
-    columns = SUMMED + ([TIMED] if TIMED in a.columns and TIMED in b.columns else [])
+    a, b = a[a.game_seed.isin(seeds)], b[b.game_seed.isin(seeds)]
+    setups_a, setups_b = setups_a or table_setups(a), setups_b or table_setups(b)
 
-    def per_game(t: pd.DataFrame, seats: tuple[int, ...]) -> pd.DataFrame:
-        rows = t[t.seat.isin(seats)]
-        return rows.groupby("game_seed")[columns].sum().reindex(seeds)
+    def per_game(t: pd.DataFrame, seats) -> pd.DataFrame:
+        """Sums over the seats per game, NaN where a game lacks a seat's row or a value (never counted as 0)."""
+        rows = t[t.seat.isin(seats)].reindex(columns=["game_seed", "seat", *COLUMNS])
+        grouped = rows.groupby("game_seed")[COLUMNS]
+        return grouped.sum().mask(grouped.count().lt(len(seats))).reindex(seeds)
 
     fields = {}
     for side, t in (("a", a), ("b", b)):
-        at_table = t[t.game_seed.isin(seeds)]
-        field = field_of(at_table)
-        fields[side] = (field, None if field is None else
-                        per_game(t, tuple(int(s) for s in at_table[at_table.strategy == field].seat.unique())))
-    for seats, strategy_a, strategy_b in seat_groups(a, b):
+        field = field_of(t)
+        fields[side] = (field, None if field is None else per_game(t, t[t.strategy == field].seat.unique()))
+    (field_a, whole_a), (field_b, whole_b) = fields["a"], fields["b"]
+    for seats, setup_a, setup_b in seat_groups(setups_a, setups_b):
         ga, gb = per_game(a, seats), per_game(b, seats)
         k = len(seats)
-        measures: dict[str, tuple[float, float, tuple[float, float, float]]] = {}
-        for name, column, scale in (("win rate per seat %", "win_share", 100.0), ("points per game", "points", 1.0)):
-            x, y = scale * ga[column].to_numpy(float) / k, scale * gb[column].to_numpy(float) / k
-            measures[name] = (float(x.mean()), float(y.mean()), mean_ci(x - y))
+        measures = {}
+        for name, (column, scale) in MEANS.items():
+            x, y = (scale * g[[column]].to_numpy(float) / k for g in (ga, gb))
+            measures[name] = _measure(x, y, _mean_stat, _mean_value)
         for name, (num, den, scale) in RATIOS.items():
-            if num not in columns:
-                continue
-            parts = [t[c].to_numpy(float) for t in (ga, gb) for c in (num, den)]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                sides = [scale * parts[0].sum() / parts[1].sum(), scale * parts[2].sum() / parts[3].sum()]
-            measures[name] = (*(float(s) if math.isfinite(s) else math.nan for s in sides),
-                              _ratio_difference(*parts, scale=scale))
-        (field_a, games_a), (field_b, games_b) = fields["a"], fields["b"]
-        if field_a not in (None, strategy_a) and field_b not in (None, strategy_b):
-            ratio: Callable[[pd.DataFrame, pd.DataFrame], float] = lambda m, f: (
-                (m.groundings.sum() / m.throws.sum()) / (f.groundings.sum() / f.throws.sum())
-                if m.throws.sum() and f.groundings.sum() else math.nan)
-            measures["× the field's groundings per move"] = (ratio(ga, games_a), ratio(gb, games_b),
-                                                            _field_difference((ga, gb), (games_a, games_b)))
-        result["groups"].append({"label": _label(seats, strategy_a, strategy_b), "seats": seats,
+            x, y = (g[[num, den]].to_numpy(float) for g in (ga, gb))
+            measures[name] = _measure(x, y, _ratio_stat(scale), lambda v, w, s=scale: s * _ratio_value(v, w))
+        strategies_a, strategies_b = (set(t[t.seat.isin(seats)].strategy) for t in (a, b))
+        if field_a not in (None, *strategies_a) and field_b not in (None, *strategies_b):
+            x, y = (np.column_stack([g[["groundings", "throws"]].to_numpy(float),
+                                     w[["groundings", "throws"]].to_numpy(float)]) for g, w in ((ga, whole_a),
+                                                                                                  (gb, whole_b)))
+            measures[FIELD] = _measure(x, y, _ratio_stat(1.0), _ratio_value)
+        result["groups"].append({"label": _label(seats, setup_a, setup_b), "seats": seats,
                                  "field": (field_a, field_b), "measures": measures})
     return result
 
@@ -134,26 +153,25 @@ def _number(value: float, digits: int) -> str:
     return "–" if not math.isfinite(value) else f"{value:.{digits}f}"
 
 
-def _difference(d: tuple[float, float, float], digits: int) -> str:
-    value, low, high = d
-    if not math.isfinite(value):
+def _difference(m: dict, digits: int) -> str:
+    if not math.isfinite(m["difference"]):
         return "–"
-    if not (math.isfinite(low) and math.isfinite(high)):
-        return f"{value:+.{digits}f} (no interval)"
-    return f"{value:+.{digits}f} [{low:+.{digits}f}, {high:+.{digits}f}]"
-
-
-DIGITS = {"CPU s per throw decision": 3, "× the field's groundings per move": 2}
+    if not (math.isfinite(m["low"]) and math.isfinite(m["high"])):
+        return f"{m['difference']:+.{digits}f} (no interval)"
+    return f"{m['difference']:+.{digits}f} [{m['low']:+.{digits}f}, {m['high']:+.{digits}f}]"
 
 
 def compare_table(result: dict, name_a: str, name_b: str) -> list[str]:
     """Return the comparison as Markdown lines: what was paired, then one row per seat group and measure."""
-    lines = [f"A: {name_a} ({result['games_a']:,} games); B: {name_b} ({result['games_b']:,} games); "
-             f"{result['games']:,} games paired by their seeds.", "",
-             "| seats | measure | A | B | A − B [95%] |", "|---|---|---|---|---|"]
+    lines = [f"- A: {name_a}", f"- B: {name_b}",
+             f"- {result['games']:,} games paired by their seeds, of A's {result['games_a']:,} and B's "
+             f"{result['games_b']:,}; A's and B's figures below are on the paired games (a measure on fewer says "
+             f"how many).", "", "| seats | measure | A | B | A − B [95%] | games |", "|---|---|---|---|---|---|"]
+    cpu = False
     for group in result["groups"]:
-        for measure, (va, vb, d) in group["measures"].items():
+        for i, (measure, m) in enumerate(group["measures"].items()):
             digits = DIGITS.get(measure, 1)
-            lines.append(f"| {group['label']} | {measure} | {_number(va, digits)} | {_number(vb, digits)} | "
-                         f"{_difference(d, digits)} |")
-    return lines
+            cpu |= measure == "CPU s per throw decision" and m["games"] > 0
+            lines.append(f"| {group['label'] if i == 0 else ''} | {measure} | {_number(m['a'], digits)} | {_number(m['b'], digits)} | "
+                         f"{_difference(m, digits)} | {m['games']:,} |")
+    return lines + (["", CPU_NOTE] if cpu else [])

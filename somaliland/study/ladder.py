@@ -99,6 +99,7 @@ def ladder_rows(players) -> list[dict]:
                        for strategy, seats in at_table.groupby("strategy", sort=True)}
         for strategy, (seats, per_game) in by_strategy.items():
             k = len(seats) / games  # seats of this strategy at each table
+            timed = seats.dropna(subset=[TIMED]).groupby("game")[[TIMED, "throws"]].sum()  # not untimed games as 0 s
             share = float(per_game.win_share.sum()) / (games * k)
             lo, hi = wilson(share * games, games)
             rows.append({"cell": int(cell), "label": label, "strategy": strategy, "seats": k, "games": games,
@@ -106,7 +107,7 @@ def ladder_rows(players) -> list[dict]:
                          "points": mean_ci(per_game.points / k),
                          "aground": share_ci(per_game.groundings, per_game.throws),
                          "fulfilled": share_ci(per_game.fulfilled, per_game.taken),
-                         "cpu": ratio_ci(per_game[TIMED], per_game.throws), "field": field,
+                         "cpu": ratio_ci(timed[TIMED], timed.throws), "field": field,
                          "vs_field": (ratio_to_field(per_game, by_strategy[field][1])
                                       if field not in (None, strategy) else None)})
     return rows
