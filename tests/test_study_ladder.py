@@ -96,6 +96,21 @@ def test_groundings_split_by_route_launch_and_cause_R8_R12_R17_R18():
     assert search["other"][0][0] == pytest.approx(0.0) and ev["other"][0][0] == pytest.approx(0.0)
     assert ev["other"][1] == 2100  # 7 throws of each of 3 seats in 100 games
     assert search["pushed"][0][0] == pytest.approx(0.0) and ev["pushed"][0][0] == pytest.approx(0.1)
+    assert search["own"][0][0] == pytest.approx(0.1) and ev["own"][0][0] == pytest.approx(0.1)
+    assert search["own_vs_field"]["ratio"] == pytest.approx((1.0, 1.0, 1.0)) and ev["own_vs_field"] is None
+
+
+def test_own_throws_aground_over_the_fields_leave_the_pushes_of_others_out_R17_R18():
+    """Issue 21's bar read as "its moves that ran aground": the search's own throws aground per throw over the
+    field's, as played; ships pushed aground by others' throws count in neither."""
+    table = _split(_table())
+    table.loc[(table.seat == 0) & (table.game % 2 == 0), ["aground_thrown", "aground_thrown_full", "aground_launch",
+                                                         "groundings"]] = 0  # search: 1 in 20 throws
+    rows = {r["strategy"]: r for r in aground_rows(table)}
+    value, low, high = rows["search"]["own_vs_field"]["ratio"]
+    assert value == pytest.approx(0.5) and low < 0.5 < high  # ev: 1 own in 10 (its other grounding was a push)
+    line = next(l for l in aground_table(table) if "| search |" in l)
+    assert "| 5.0 [" in line and "(0.50 [" in line
 
 
 def test_groundings_split_leaves_out_games_without_its_columns():
@@ -105,7 +120,8 @@ def test_groundings_split_leaves_out_games_without_its_columns():
     rows = aground_rows(table)
     assert {r["games"] for r in rows} == {60}
     lines = aground_table(table)
-    assert "the full-value route" in lines[0] and lines[2].startswith("| seat.0.strategy=search | ev | 60 | 25.0 [")
+    assert "the full-value route" in lines[0]
+    assert lines[2].startswith("| seat.0.strategy=search | ev | 60 | 10.0 [8.7, 11.5] | 25.0 [")
     assert aground_table(_table()) == []  # played before the split columns existed
 
 

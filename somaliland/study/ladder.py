@@ -10,7 +10,8 @@ units: a rate over several seats of one game, or a ratio of per-game totals, tak
 on the pooled counts and within [0, 1]); a single seat's win rate takes Wilson's.
 
 `aground_table` splits each strategy's groundings by cause and place: its own throws that ran their ship
-aground (R17) per throw on the map's full-value route(s) and on the others (R8), at launching throws (R12)
+aground (R17) per throw, all of them (and over the field's, as played: a strategy's moves that ran aground, the
+pushes of others left out), on the map's full-value route(s) and on the others (R8), at launching throws (R12)
 against all other throws, and its ships pushed aground by any throw (R18) per throw of its own. A strategy that
 sails the riskier route more runs aground more often per move without throwing worse; these rates tell the two
 apart, and `standardised` sums them into one figure: a strategy's groundings per move had it split its throws
@@ -197,13 +198,17 @@ def aground_rows(players) -> list[dict]:
                        if field is not None else None)
         for strategy, seats in at_table.groupby("strategy", sort=True):
             g = seats.groupby("game")[["groundings", "throws", *SPLIT]].sum()
-            parts = {"full": (g.aground_thrown_full, g.throws_full),
+            parts = {"own": (g.aground_thrown, g.throws),
+                     "full": (g.aground_thrown_full, g.throws_full),
                      "half": (g.aground_thrown - g.aground_thrown_full, g.throws - g.throws_full),
                      "launch": (g.aground_launch, g.launches),
                      "other": (g.aground_thrown - g.aground_launch, g.throws - g.launches),
                      "pushed": (g.groundings - g.aground_thrown, g.throws)}
+            own = g[["aground_thrown", "throws"]].rename(columns={"aground_thrown": "groundings"})
             row = {"cell": int(cell), "label": label, "strategy": strategy, "games": len(g), "field": field,
-                   "at_field_mix": standardised(g, field_games) if field not in (None, strategy) else None}
+                   "at_field_mix": standardised(g, field_games) if field not in (None, strategy) else None,
+                   "own_vs_field": (ratio_to_field(own, field_games[["aground_thrown", "throws"]].rename(
+                       columns={"aground_thrown": "groundings"})) if field not in (None, strategy) else None)}
             for name, (aground, throws) in parts.items():
                 row[name] = (share_ci(aground, throws) if throws.sum() else (math.nan,) * 3,
                              int(throws.sum()))
@@ -217,12 +222,18 @@ def aground_table(players, games=None) -> list[str]:
     if not rows:
         return []
     full, half = kind_name(games, True), kind_name(games, False)
-    lines = [f"| cell | strategy | games | own throws aground on {full} % (throws) | on {half} % (throws) | "
-             "at launches % (throws) | at other throws % (throws) | pushed aground by any throw, per own throw % | "
+    lines = [f"| cell | strategy | games | own throws aground, all % (× the field's) | on {full} % (throws) | "
+             f"on {half} % (throws) | at launches % (throws) | at other throws % (throws) | "
+             "pushed aground by any throw, per own throw % | "
              "groundings per move at the field's route mix % (× the field's) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in sorted(rows, key=lambda r: (r["cell"], r["strategy"])):
-        cells = " | ".join(f"{_ci(*r[k][0], scale=100)} ({r[k][1]:,})" for k in ("full", "half", "launch", "other"))
+        own = _ci(*r["own"][0], scale=100)
+        if r["own_vs_field"] is not None:
+            ratio, why = r["own_vs_field"]["ratio"], r["own_vs_field"]["why"]
+            own += f" ({why})" if why else f" ({_ci(*ratio, digits=2)}×)"
+        cells = " | ".join([own, *(f"{_ci(*r[k][0], scale=100)} ({r[k][1]:,})"
+                                   for k in ("full", "half", "launch", "other"))])
         mix = r["at_field_mix"]
         if mix is None:
             mix = "– (the field)" if r["field"] == r["strategy"] else f"– ({NO_FIELD})"
