@@ -4,8 +4,8 @@ A game's seed derives from its study's master seed, its cell's index and its num
 of a study with one thing changed (a player's parameter, a map's version, a ruling) and the same master seed
 plays its cell N's games on the seeds of the original's cell N: the same deck, the same draft order, the same
 draws of every hand. The games then differ only by the change and what follows from it, so a measure's
-difference taken game by game has an interval no wider than the two cells' own intervals give, and narrower as
-far as the paired games stay alike (on the default board the dice soon part them: seat 0's points correlated
+difference taken game by game has a narrower interval than the two cells' own intervals give as far as the
+paired games stay alike (on the default board the dice soon part them: seat 0's points correlated
 0.22 across pairs, a 12% narrower interval; experiments/README.md, "Comparing two studies game by game"). Cells of different indices, or of studies with
 different master seeds, share no seed and cannot be paired.
 
