@@ -176,3 +176,33 @@ def test_a_reader_that_stops_early_gets_no_traceback(studies):
     finally:
         os.close(write)
     assert proc.returncode == 141 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def _split(table, full_share, own, own_full):
+    """Add the groundings split: of seat 0's 10 throws `full_share` on the full-value route, `own` of its groundings
+    its own throws (`own_full` of them there); each ev seat 4 of 10 there, 1 own throw aground there, 1 pushed."""
+    mine = table.seat == 0
+    return table.assign(throws_full=mine.map({True: full_share, False: 4}), launches=0, aground_launch=0,
+                        aground_thrown=mine.map({True: own, False: 1}),
+                        aground_thrown_full=mine.map({True: own_full, False: 1}))
+
+
+def test_the_other_readings_of_the_groundings_bar_are_compared_too_R8_R17_R18():
+    """Issue 21's bar read on own throws only, and at the field's route mix (`ladder.standardised`): each side's
+    figure is the Ladder section's, the difference paired."""
+    from somaliland.study.compare import MIX, OWN
+    from somaliland.study.ladder import SPLIT, standardised
+
+    a = _split(_cell(games=40, aground=2), full_share=8, own=2, own_full=2)  # 2 own throws aground, both in the Gulf
+    b = _split(_cell(games=40, aground=2), full_share=8, own=1, own_full=1)  # 1 own, 1 pushed
+    b.loc[(b.seat == 0) & (b.game % 4 == 0), ["aground_thrown", "aground_thrown_full", "groundings"]] = 0
+    m = _measures(compare_rows(a, b))
+    assert m[OWN]["a"] == pytest.approx(0.2 / 0.1) and m[OWN]["games"] == 40  # ev: 1 own throw aground in 10
+    assert m[OWN]["b"] == pytest.approx((30 / 400) / 0.1)
+    per_game = lambda t, seats: t[t.seat.isin(seats)].groupby("game_seed")[["groundings", "throws", *SPLIT]].sum()
+    for side, t in (("a", a), ("b", b)):
+        assert m[MIX][side] == pytest.approx(standardised(per_game(t, [0]), per_game(t, [1, 2, 3]))["ratio"][0])
+    assert m[MIX]["difference"] == pytest.approx(m[MIX]["a"] - m[MIX]["b"])
+    assert m[MIX]["low"] < m[MIX]["difference"] < m[MIX]["high"]
+    older = compare_rows(a.drop(columns=list(SPLIT)), b)  # games played before the split columns existed
+    assert _measures(older)[OWN]["games"] == 0 and _measures(older)[MIX]["games"] == 0

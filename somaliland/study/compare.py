@@ -13,7 +13,9 @@ Games pair by their `game_seed`, not their number or their rows' order. Seats ar
 the seats that play the same seat setup (strategy, throw skill, parameters) in A and the same in B form one group
 (say seats 1–3, ev at skill 0.75 in both). For each group: win rate per seat and points per game (the mean of the
 per-game differences, a normal interval), groundings per move (R17), its ratio to its table's field's, as played
-(`ladder.ratio_to_field`: issue 21's form), fulfilment (R9) and CPU s per throw decision (ratios of per-game
+(`ladder.ratio_to_field`: issue 21's form) and in the two other readings of the Ladder section's groundings split
+(its own throws aground per throw over the field's; its groundings per move at the field's route mix over the
+field's, `ladder.standardised`; games played since those columns exist), fulfilment (R9) and CPU s per throw decision (ratios of per-game
 totals; the difference's interval from `ladder.BOOTSTRAP` resamples of the paired games, seeded). Each measure
 counts the games where it is defined on both sides (a game without timing, a seat without a row, no contracts
 taken), and says how many.
@@ -26,15 +28,18 @@ import math
 import numpy as np
 import pandas as pd
 
-from somaliland.study.ladder import BOOTSTRAP, TIMED, UNSTABLE, field_of
+from somaliland.study.ladder import BOOTSTRAP, SPLIT, TIMED, UNSTABLE, _mix_rate, field_of
 from somaliland.study.stats import bootstrap_ci, mean_ci
 
-COLUMNS = ["win_share", "points", "groundings", "throws", "fulfilled", "taken", TIMED]  # summed per group and game
+COLUMNS = ["win_share", "points", "groundings", "throws", "fulfilled", "taken", TIMED, *SPLIT]  # summed per group, game
 MEANS = {"win rate per seat %": ("win_share", 100.0), "points per game": ("points", 1.0)}
 RATIOS = {"groundings per move %": ("groundings", "throws", 100.0), "fulfilment %": ("fulfilled", "taken", 100.0),
           "CPU s per throw decision": (TIMED, "throws", 1.0)}
 FIELD = "× the field's groundings per move"
-DIGITS = {"CPU s per throw decision": 3, FIELD: 2}
+OWN = "× the field's own throws aground per throw"
+MIX = "× the field's groundings per move, at the field's route mix"
+DIGITS = {"CPU s per throw decision": 3, FIELD: 2, OWN: 2, MIX: 2}
+MIXED = ["groundings", "throws", "throws_full", "aground_thrown", "aground_thrown_full"]  # `ladder._mix_rate`'s
 CPU_NOTE = ("CPU s per throw decision depends on the machine and its load: a difference means something only between "
             "runs on one machine at one load.")
 
@@ -101,6 +106,21 @@ def _ratio_stat(scale: float):
     return stat
 
 
+def _mix_value(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Return groundings per move at the field's route mix over the field's own (`ladder.standardised`) for each
+    row of weights: columns 0-4 a side's seats' `MIXED` counts per game, 5-9 its field's."""
+    mine, field = w @ x[:, :5], w @ x[:, 5:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _mix_rate(mine, field[..., 2] / field[..., 1]) / (field[..., 0] / field[..., 1])
+
+
+def _mix_stat(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+    def difference(w: np.ndarray) -> np.ndarray:
+        value = _mix_value(a, w) - _mix_value(b, w)
+        return np.where(np.isfinite(value), value, np.nan)
+    return bootstrap_ci(difference, len(a), resamples=BOOTSTRAP, undefined_share=UNSTABLE)
+
+
 def compare_rows(a: pd.DataFrame, b: pd.DataFrame, setups_a: dict[int, str] | None = None,
                  setups_b: dict[int, str] | None = None) -> dict:
     """Return the paired comparison of two cells' players rows (module docstring): {"games": the games paired,
@@ -145,6 +165,13 @@ def compare_rows(a: pd.DataFrame, b: pd.DataFrame, setups_a: dict[int, str] | No
                                      w[["groundings", "throws"]].to_numpy(float)]) for g, w in ((ga, whole_a),
                                                                                                   (gb, whole_b)))
             measures[FIELD] = _measure(x, y, _ratio_stat(1.0), _ratio_value)
+            x, y = (np.column_stack([g[["aground_thrown", "throws"]].to_numpy(float),
+                                     w[["aground_thrown", "throws"]].to_numpy(float)]) for g, w in ((ga, whole_a),
+                                                                                                  (gb, whole_b)))
+            measures[OWN] = _measure(x, y, _ratio_stat(1.0), _ratio_value)
+            x, y = (np.column_stack([g[MIXED].to_numpy(float), w[MIXED].to_numpy(float)])
+                    for g, w in ((ga, whole_a), (gb, whole_b)))
+            measures[MIX] = _measure(x, y, _mix_stat, _mix_value)
         result["groups"].append({"label": _label(seats, setup_a, setup_b), "seats": seats,
                                  "field": (field_a, field_b), "measures": measures})
     return result
