@@ -5,9 +5,9 @@ of a study with one thing changed (a player's parameter, a map's version, a ruli
 plays its cell N's games on the seeds of the original's cell N: the same deck, the same draft order, the same
 draws of every hand. The games then differ only by the change and what follows from it, so a measure's
 difference taken game by game has a narrower interval than the two cells' own intervals give as far as the
-paired games stay alike (on the default board the dice soon part them: seat 0's points correlated
-0.22 across pairs, a 12% narrower interval; experiments/README.md, "Comparing two studies game by game"). Cells of different indices, or of studies with
-different master seeds, share no seed and cannot be paired.
+paired games stay alike (on the default board the dice soon part them: seat 0's points correlated 0.22 across
+pairs, a 12% narrower interval; experiments/README.md, "Comparing two studies game by game"). Cells of different
+indices, or of studies with different master seeds, share no seed and cannot be paired.
 
 Games pair by their `game_seed`, not their number or their rows' order. Seats are compared seat by seat, grouped:
 the seats that play the same seat setup (strategy, throw skill, parameters) in A and the same in B form one group
@@ -15,8 +15,9 @@ the seats that play the same seat setup (strategy, throw skill, parameters) in A
 per-game differences, a normal interval), groundings per move (R17), its ratio to its table's field's, as played
 (`ladder.ratio_to_field`: issue 21's form) and in the two other readings of the Ladder section's groundings split
 (its own throws aground per throw over the field's; its groundings per move at the field's route mix over the
-field's, `ladder.standardised`; games played since those columns exist), fulfilment (R9) and CPU s per throw decision (ratios of per-game
-totals; the difference's interval from `ladder.BOOTSTRAP` resamples of the paired games, seeded). Each measure
+field's, `ladder.standardised`; games played since those columns exist), fulfilment (R9) and CPU s per throw
+decision (ratios of per-game totals; the difference's interval from `ladder.BOOTSTRAP` resamples of the paired
+games, seeded). Each measure
 counts the games where it is defined on both sides (a game without timing, a seat without a row, no contracts
 taken), and says how many.
 """
@@ -28,7 +29,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from somaliland.study.ladder import BOOTSTRAP, SPLIT, TIMED, UNSTABLE, _mix_rate, field_of
+from somaliland.study.ladder import BOOTSTRAP, MIXED, SPLIT, TIMED, UNSTABLE, at_field_mix, field_of
 from somaliland.study.stats import bootstrap_ci, mean_ci
 
 COLUMNS = ["win_share", "points", "groundings", "throws", "fulfilled", "taken", TIMED, *SPLIT]  # summed per group, game
@@ -39,7 +40,6 @@ FIELD = "× the field's groundings per move"
 OWN = "× the field's own throws aground per throw"
 MIX = "× the field's groundings per move, at the field's route mix"
 DIGITS = {"CPU s per throw decision": 3, FIELD: 2, OWN: 2, MIX: 2}
-MIXED = ["groundings", "throws", "throws_full", "aground_thrown", "aground_thrown_full"]  # `ladder._mix_rate`'s
 CPU_NOTE = ("CPU s per throw decision depends on the machine and its load: a difference means something only between "
             "runs on one machine at one load.")
 
@@ -97,28 +97,21 @@ def _ratio_value(x: np.ndarray, w: np.ndarray) -> np.ndarray:
         return mine / ((w @ x[:, 2]) / (w @ x[:, 3])) if x.shape[1] == 4 else mine
 
 
-def _ratio_stat(scale: float):
+def _paired_stat(value):
+    """Return the statistic of a ratio measure: `value(x, w)` on each side for the same rows of game weights (the
+    paired bootstrap draws the same games on both sides), A's less B's, with its interval."""
     def stat(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
         def difference(w: np.ndarray) -> np.ndarray:
-            value = scale * (_ratio_value(a, w) - _ratio_value(b, w))
-            return np.where(np.isfinite(value), value, np.nan)
+            d = value(a, w) - value(b, w)
+            return np.where(np.isfinite(d), d, np.nan)
         return bootstrap_ci(difference, len(a), resamples=BOOTSTRAP, undefined_share=UNSTABLE)
     return stat
 
 
 def _mix_value(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Return groundings per move at the field's route mix over the field's own (`ladder.standardised`) for each
+    """Return groundings per move at the field's route mix over the field's own (`ladder.at_field_mix`) for each
     row of weights: columns 0-4 a side's seats' `MIXED` counts per game, 5-9 its field's."""
-    mine, field = w @ x[:, :5], w @ x[:, 5:]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _mix_rate(mine, field[..., 2] / field[..., 1]) / (field[..., 0] / field[..., 1])
-
-
-def _mix_stat(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    def difference(w: np.ndarray) -> np.ndarray:
-        value = _mix_value(a, w) - _mix_value(b, w)
-        return np.where(np.isfinite(value), value, np.nan)
-    return bootstrap_ci(difference, len(a), resamples=BOOTSTRAP, undefined_share=UNSTABLE)
+    return at_field_mix(w @ x[:, :5], w @ x[:, 5:])[1]
 
 
 def compare_rows(a: pd.DataFrame, b: pd.DataFrame, setups_a: dict[int, str] | None = None,
@@ -158,20 +151,15 @@ def compare_rows(a: pd.DataFrame, b: pd.DataFrame, setups_a: dict[int, str] | No
             measures[name] = _measure(x, y, _mean_stat, _mean_value)
         for name, (num, den, scale) in RATIOS.items():
             x, y = (g[[num, den]].to_numpy(float) for g in (ga, gb))
-            measures[name] = _measure(x, y, _ratio_stat(scale), lambda v, w, s=scale: s * _ratio_value(v, w))
+            scaled = lambda v, w, s=scale: s * _ratio_value(v, w)
+            measures[name] = _measure(x, y, _paired_stat(scaled), scaled)
         strategies_a, strategies_b = (set(t[t.seat.isin(seats)].strategy) for t in (a, b))
         if field_a not in (None, *strategies_a) and field_b not in (None, *strategies_b):
-            x, y = (np.column_stack([g[["groundings", "throws"]].to_numpy(float),
-                                     w[["groundings", "throws"]].to_numpy(float)]) for g, w in ((ga, whole_a),
-                                                                                                  (gb, whole_b)))
-            measures[FIELD] = _measure(x, y, _ratio_stat(1.0), _ratio_value)
-            x, y = (np.column_stack([g[["aground_thrown", "throws"]].to_numpy(float),
-                                     w[["aground_thrown", "throws"]].to_numpy(float)]) for g, w in ((ga, whole_a),
-                                                                                                  (gb, whole_b)))
-            measures[OWN] = _measure(x, y, _ratio_stat(1.0), _ratio_value)
-            x, y = (np.column_stack([g[MIXED].to_numpy(float), w[MIXED].to_numpy(float)])
-                    for g, w in ((ga, whole_a), (gb, whole_b)))
-            measures[MIX] = _measure(x, y, _mix_stat, _mix_value)
+            for name, columns, value in ((FIELD, ["groundings", "throws"], _ratio_value),
+                                         (OWN, ["aground_thrown", "throws"], _ratio_value), (MIX, MIXED, _mix_value)):
+                x, y = (np.column_stack([g[columns].to_numpy(float), w[columns].to_numpy(float)])
+                        for g, w in ((ga, whole_a), (gb, whole_b)))  # the group's columns, then its field's
+                measures[name] = _measure(x, y, _paired_stat(value), value)
         result["groups"].append({"label": _label(seats, setup_a, setup_b), "seats": seats,
                                  "field": (field_a, field_b), "measures": measures})
     return result
@@ -200,6 +188,6 @@ def compare_table(result: dict, name_a: str, name_b: str) -> list[str]:
         for i, (measure, m) in enumerate(group["measures"].items()):
             digits = DIGITS.get(measure, 1)
             cpu |= measure == "CPU s per throw decision" and m["games"] > 0
-            lines.append(f"| {group['label'] if i == 0 else ''} | {measure} | {_number(m['a'], digits)} | {_number(m['b'], digits)} | "
-                         f"{_difference(m, digits)} | {m['games']:,} |")
+            lines.append(f"| {group['label'] if i == 0 else ''} | {measure} | {_number(m['a'], digits)} | "
+                         f"{_number(m['b'], digits)} | {_difference(m, digits)} | {m['games']:,} |")
     return lines + (["", CPU_NOTE] if cpu else [])

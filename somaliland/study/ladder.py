@@ -59,15 +59,15 @@ def field_of(at_table) -> str | None:
     return seats_of.index[0] if len(seats_of) == 1 or seats_of.iloc[0] > seats_of.iloc[1] else None
 
 
-def ratio_to_field(mine, field) -> dict:
+def ratio_to_field(mine, field, column: str = "groundings") -> dict:
     """R17: `mine`'s groundings per move over the field's, both as played (the issue-21 bar's form), with a 95%
     interval from `BOOTSTRAP` resamples of the games both played, drawn together (seeded). `mine` and `field` are
-    per-game sums of groundings and throws. Returns {"ratio": (value, low, high), "why": ""}, or, where the ratio is
+    per-game sums of throws and of `column`: groundings, or `aground_thrown` for own throws that ran aground. Returns {"ratio": (value, low, high), "why": ""}, or, where the ratio is
     undefined, NaNs and why: no game shared, no throws of `mine`, a field that never ran aground; the interval alone is
     NaN with fewer than 2 games or when more than `UNSTABLE` of the resamples leave the ratio undefined."""
     games = mine.index.intersection(field.index)
-    a = mine.loc[games, ["groundings", "throws"]].to_numpy(float)
-    f = field.loc[games, ["groundings", "throws"]].to_numpy(float)
+    a = mine.loc[games, [column, "throws"]].to_numpy(float)
+    f = field.loc[games, [column, "throws"]].to_numpy(float)
     nan3 = (math.nan,) * 3
     (ma, ta), (mf, tf) = a.sum(axis=0), f.sum(axis=0)
     why = ("no game with the field" if len(games) == 0 else "no throws" if ta == 0
@@ -136,6 +136,7 @@ def ladder_table(players) -> list[str]:
 
 
 SPLIT = ("throws_full", "launches", "aground_thrown", "aground_thrown_full", "aground_launch")  # `aground_table`'s
+MIXED = ["groundings", "throws", "throws_full", "aground_thrown", "aground_thrown_full"]  # `at_field_mix`'s counts
 
 
 def _mix_rate(counts: np.ndarray, weight_full: np.ndarray) -> np.ndarray:
@@ -150,6 +151,16 @@ def _mix_rate(counts: np.ndarray, weight_full: np.ndarray) -> np.ndarray:
         return full + half + (groundings - thrown) / throws
 
 
+def at_field_mix(mine: np.ndarray, field: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (rate, ratio): a strategy's groundings per move at its field's route mix, and that over the field's
+    own groundings per move, from counts (..., 5) in `MIXED` order summed over games, the strategy's and its
+    field's; the ratio NaN where it is undefined."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = _mix_rate(mine, field[..., 2] / field[..., 1])
+        ratio = rate / (field[..., 0] / field[..., 1])
+    return rate, np.where(np.isfinite(ratio), ratio, np.nan)
+
+
 def standardised(mine, field) -> dict:
     """Return `mine`'s groundings per move at the field's route mix and its ratio to the field's own (module
     docstring): {"games": the games both played, "rate" and "ratio": (value, low, high)}, the interval from
@@ -160,20 +171,15 @@ def standardised(mine, field) -> dict:
     `mine` and `field` are per-game sums (indexed by game) of groundings, throws and `SPLIT`'s columns. Only the
     route kind is standardised: launches, seats and the ships that push are as each played them.
     """
-    columns = ["groundings", "throws", "throws_full", "aground_thrown", "aground_thrown_full"]
     games = mine.index.intersection(field.index)
     nan3 = (math.nan,) * 3
     if len(games) == 0:
         return {"games": 0, "rate": nan3, "ratio": nan3}
-    a, f = mine.loc[games, columns].to_numpy(float), field.loc[games, columns].to_numpy(float)
+    a, f = mine.loc[games, MIXED].to_numpy(float), field.loc[games, MIXED].to_numpy(float)
 
     def figures(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return (rate, ratio) for each row of game counts (k, n): each game taken that many times."""
-        sa, sf = counts @ a, counts @ f
-        with np.errstate(divide="ignore", invalid="ignore"):
-            rate = _mix_rate(sa, sf[..., 2] / sf[..., 1])
-            ratio = rate / (sf[..., 0] / sf[..., 1])
-        return rate, np.where(np.isfinite(ratio), ratio, np.nan)
+        return at_field_mix(counts @ a, counts @ f)
 
     rate, ratio = (float(x[0]) for x in figures(np.ones((1, len(games)))))
     result = {"games": len(games), "rate": (rate, math.nan, math.nan), "ratio": (ratio, math.nan, math.nan)}
@@ -204,11 +210,10 @@ def aground_rows(players) -> list[dict]:
                      "launch": (g.aground_launch, g.launches),
                      "other": (g.aground_thrown - g.aground_launch, g.throws - g.launches),
                      "pushed": (g.groundings - g.aground_thrown, g.throws)}
-            own = g[["aground_thrown", "throws"]].rename(columns={"aground_thrown": "groundings"})
+            beside = field not in (None, strategy)
             row = {"cell": int(cell), "label": label, "strategy": strategy, "games": len(g), "field": field,
-                   "at_field_mix": standardised(g, field_games) if field not in (None, strategy) else None,
-                   "own_vs_field": (ratio_to_field(own, field_games[["aground_thrown", "throws"]].rename(
-                       columns={"aground_thrown": "groundings"})) if field not in (None, strategy) else None)}
+                   "at_field_mix": standardised(g, field_games) if beside else None,
+                   "own_vs_field": ratio_to_field(g, field_games, column="aground_thrown") if beside else None}
             for name, (aground, throws) in parts.items():
                 row[name] = (share_ci(aground, throws) if throws.sum() else (math.nan,) * 3,
                              int(throws.sum()))

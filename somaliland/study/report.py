@@ -85,8 +85,9 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
         if split:
             lines += ["Where each strategy ran aground (R17): its own throws that ran their ship aground, per throw "
                       "(all of them, with their ratio to the field's as played: its moves that ran aground, without "
-                      "the pushes of others; 95% interval from resampling games), on each kind of route (R8) and at launching throws (R12) against all others, and its ships "
-                      "pushed aground by any throw (R18), 95% intervals over games. A strategy that sails the "
+                      "the pushes of others; 95% interval from resampling games), on each kind of route (R8) and at "
+                      "launching throws (R12) against all others, and its ships pushed aground by any throw (R18), "
+                      "95% intervals over games. A strategy that sails the "
                       "riskier route more runs aground more per move without throwing worse; these rates tell "
                       "the two apart, and the last column sums them at one route mix: a strategy's groundings per "
                       "move had it sailed as its table's field (the strategy with the most seats there) did, its "
