@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from shapely import box
+from shapely import Point, box
 
 from rules_fixtures import N, config, game, place, pose, rest, roll, world
 from somaliland.map.model import PiratePort
@@ -271,6 +271,37 @@ def test_D17_in_port_variant_the_released_ship_sails_on_from_where_it_was_held()
     state, events = lose_turn(state, "red-8", inland_port(), cfg)
     assert state.ship("red-8").pose.position[:2] == HOBYO  # on land, where the pirates put it
     assert events == (TurnSkipped("red-8", "held"),)
+
+
+def _lagoon_port():
+    """Return the test map with a lagoon inside the land (x 0.44-0.48) and a port on land between it and the sea.
+
+    The port (0.487, 0.45) is 1.7 cm from the lagoon's water and 1.3 cm from the sea's; but a whole die
+    lies in the lagoon from x = 0.4687 (ring 3 west of the port, 2.4 cm) and in the sea only from x = 0.5113
+    (ring 4 east, 3.2 cm): the nearest water a die fits in is the lagoon's.
+    """
+    land = box(0.25, 0.20, 0.50, 0.70).difference(box(0.44, 0.40, 0.48, 0.50))
+    return replace(world(), lands=(replace(world().lands[0], polygon=land),),
+                   pirate_ports=(PiratePort("hobyo", (0.487, 0.45)),))
+
+
+def test_D17_a_released_ship_is_never_set_down_in_a_lagoon_it_could_not_sail_out_of() -> None:
+    lagoon = _lagoon_port()
+    state = fleet_at(("red-8", 0.56, 0.45))
+    state, _ = seize(state, lagoon, config())
+    state, events = lose_turn(replace(state, turn=2), "red-8", lagoon, config())
+    red = state.ship("red-8").pose
+    assert red.position[:2] == pytest.approx((0.487 + 4 * 0.008, 0.45))  # ring 4 east, in the open sea
+    assert events[-1] == Released("red-8", "hobyo", red.position[:2])
+    # the plain open sea (every water a die lies in) has the lagoon's spot on ring 3, which D17 passes over
+    from somaliland.rules.placement import open_sea
+    assert open_sea(lagoon, 0.016).contains(Point(0.487 - 3 * 0.008, 0.45))
+
+
+def test_D17_a_ship_with_no_leg_is_released_into_water_that_reaches_some_destination() -> None:
+    from somaliland.rules.placement import open_sea_toward
+    area = open_sea_toward(_lagoon_port(), 0.016, None)
+    assert not area.contains(Point(0.463, 0.45)) and area.contains(Point(0.52, 0.45))
 
 
 def test_D17_when_nothing_is_two_edges_clear_the_spot_with_the_most_room_is_taken() -> None:

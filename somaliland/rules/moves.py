@@ -15,7 +15,7 @@ from somaliland.rules.errors import IllegalActionError
 from somaliland.rules.events import Released, TurnSkipped
 from somaliland.rules.fleet import die_spec
 from somaliland.rules.order import due_to_sail
-from somaliland.rules.placement import clear_pose, free_spot, on_board, open_sea
+from somaliland.rules.placement import clear_pose, free_spot, on_board, open_sea_toward
 from somaliland.rules.state import GameState, ShipState, Status, with_ships
 
 UP = FACE_NAMES.index("+z")
@@ -116,7 +116,8 @@ def lose_turn(state: GameState, ship_id: str, world: Map,
 def release(state: GameState, ship: ShipState, world: Map, config: RulesConfig) -> tuple[Pose, tuple[Released, ...]]:
     """Return where a held ship sails on from once its lost turn is served, and the event if it moved (D8, D17).
 
-    D17 sets it down in open sea at its pirate port (or, under D8's `where_seized`, where it was taken:
+    D17 sets it down in open sea (water from which its destination can be reached: never an enclosed lagoon
+    or lake) at its pirate port (or, under D8's `where_seized`, where it was taken:
     in open sea if it was taken there, else on the board), clear of every other die by two die edges.
     It is moved now, when its lost turn is served, not when it was seized: the board has changed since
     (ships thrown near the port, others seized into it), and its spot must be clear of the dice as they
@@ -133,7 +134,7 @@ def release(state: GameState, ship: ShipState, world: Map, config: RulesConfig) 
         x, y, z = taken.position
         at = free_spot((x, y), [o.position[:2] for o in others], config.die_size)
         return Pose((at[0], at[1], z), taken.orientation), ()
-    sea = open_sea(world, config.die_size)
+    sea = open_sea_toward(world, config.die_size, _destination(ship, world))
     if taken is not None:
         near = taken.position[:2]
         area = sea if shapely.contains_xy(sea, *near) else on_board(world, config.die_size)
@@ -141,3 +142,10 @@ def release(state: GameState, ship: ShipState, world: Map, config: RulesConfig) 
         near, area = {p.name: p.point for p in world.pirate_ports}[ship.held_in], sea
     pose = clear_pose(taken or ship.pose, near, others, world, config.die_size, area)  # type: ignore[arg-type]
     return pose, (Released(ship.id, ship.held_in, pose.position[:2]),)
+
+
+def _destination(ship: ShipState, world: Map):
+    """Return the destination zone of the leg the ship sails this round, or None if it sails none."""
+    if ship.route is None or ship.direction is None:
+        return None
+    return world.route(ship.route).leg(ship.direction).destination

@@ -2,7 +2,8 @@
 
 Two dice put at the same point would overlap, which the physics layer rightly refuses; so a die is set
 down at the point if it is clear, else at the nearest clear spot on rings around it (R13, R19, R20). A
-ship released by pirates is set down further off, in open sea, clear of every die by two die edges (D17).
+ship released by pirates is set down further off, in open sea (water that leads to its destination, not an
+enclosed lagoon), clear of every die by two die edges (D17).
 """
 
 from __future__ import annotations
@@ -76,6 +77,29 @@ def open_sea(world: Map, size: float) -> BaseGeometry:
     Cached and prepared: the map is frozen, and a release tests many points against it.
     """
     area = on_board(world, size).difference(world.land.buffer(FLAT_REACH * size))
+    shapely.prepare(area)
+    return area
+
+
+@lru_cache(maxsize=64)
+def open_sea_toward(world: Map, size: float, destination: BaseGeometry | None) -> BaseGeometry:
+    """Return `open_sea` less any water from which `destination` cannot be reached by sea (D17).
+
+    Water enclosed by land (a land's lagoon or lake, or a pocket closed off by lands that touch) is sea to
+    the rules, but a ship released into it could sail on only across land: so the open sea a released ship
+    is set down in is the water that shares a body of water with its destination zone (every leg's
+    destination when it has none). The bodies of water are those of the board less its land, not of the
+    die-wide `open_sea`, so a strait too narrow for a die to lie in does not cut the sea in two. If no body
+    of water reaches the destination (a zone wholly on land would fail `map check`), the whole open sea.
+    """
+    goals = destination if destination is not None else shapely.union_all(
+        [leg.destination for r in world.routes for leg in (r.north, r.south)])
+    water = box(0.0, 0.0, world.width, world.depth).difference(world.land)
+    bodies = [body for body in shapely.get_parts(water) if body.intersection(goals).area > 0]
+    sea = open_sea(world, size)
+    area = sea.intersection(shapely.union_all(bodies)) if bodies else sea
+    if area.is_empty:
+        return sea
     shapely.prepare(area)
     return area
 
