@@ -88,7 +88,7 @@ def test_study_tables_and_report_name_the_maps_routes(tmp_path):
     assert main(["study", "report", str(tmp_path / "out"), "-o", str(output)]) == 0
     text = output.read_text()
     assert "### Routes: open ocean vs the Strait, expected points by contract value" in text
-    assert "of them via the Strait (full value)" in text
+    assert "of them, 0.0% via the Strait (full value)" in text
     assert_no_default_names(text)
 
 

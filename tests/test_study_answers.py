@@ -217,10 +217,10 @@ def test_answers_pick_the_seat_answer_for_identical_players_and_always_say_who_p
     out = answers({"players": players, "games": games, "contracts": contracts})
     assert out[0].startswith("**players=2: no first-player advantage detected")
     assert out[-1].startswith("**Who played**") and "ev fulfils 50.0% of 400 contracts taken" in out[-1]
-    assert "sails 0.0% of them via the full-value route, runs aground on 5.0% of throws" in out[-1]  # 1 of 20
+    assert "sails 4 of them, 0.0% via the full-value route, runs aground on 5.0% of throws" in out[-1]  # 1 of 20
     games["routes"] = json.dumps(STRAITS_ROUTES)
     out = answers({"players": players, "games": games, "contracts": contracts})
-    assert "sails 0.0% of them via the Strait (full value)" in out[-1]
+    assert "sails 4 of them, 0.0% via the Strait (full value)" in out[-1]
 
 
 def test_strategies_answer_names_the_better_strategy_only_when_significant():

@@ -109,9 +109,9 @@ def test_rounds_and_skill_and_who_played_are_answered_per_map():
                      "2 players, on straits: dexterity is not shown to matter."]
     contracts = pd.DataFrame(contract("horn", 40, True, 20.0, 4) + contract("straits", 40, False, 20.0, 4))
     horn, straits = players_context(players, contracts, games)
-    assert horn.startswith("**Who played, on horn**") and "sails 100.0% of them via Gulf of Aden (full value)" in horn
+    assert horn.startswith("**Who played, on horn**") and "sails 4 of them, 100.0% via Gulf of Aden (full value)" in horn
     assert straits.startswith("**Who played, on straits**")
-    assert "sails 0.0% of them via the Strait (full value)" in straits
+    assert "sails 4 of them, 0.0% via the Strait (full value)" in straits
 
 
 def test_tests_with_too_few_games_say_so_with_the_count():
