@@ -9,8 +9,8 @@ import pytest
 
 from shapely import Point, box
 
-from rules_fixtures import N, config, game, place, pose, rest, roll, world
-from somaliland.map.model import PiratePort
+from rules_fixtures import N, S, config, game, place, pose, rest, roll, world
+from somaliland.map.model import Land, PiratePort
 from somaliland.rules import Card, Status, apply_roll, lose_turn, nearest, seize, throwable
 from somaliland.rules.accidents import footprint
 from somaliland.rules.events import Released, TurnSkipped
@@ -276,7 +276,7 @@ def test_D17_in_port_variant_the_released_ship_sails_on_from_where_it_was_held()
 def _lagoon_port():
     """Return the test map with a lagoon inside the land (x 0.44-0.48) and a port on land between it and the sea.
 
-    The port (0.487, 0.45) is 1.7 cm from the lagoon's water and 1.3 cm from the sea's; but a whole die
+    The port (0.487, 0.45) is 0.7 cm from the lagoon's water and 1.3 cm from the sea's; but a whole die
     lies in the lagoon from x = 0.4687 (ring 3 west of the port, 2.4 cm) and in the sea only from x = 0.5113
     (ring 4 east, 3.2 cm): the nearest water a die fits in is the lagoon's.
     """
@@ -296,6 +296,39 @@ def test_D17_a_released_ship_is_never_set_down_in_a_lagoon_it_could_not_sail_out
     # the plain open sea (every water a die lies in) has the lagoon's spot on ring 3, which D17 passes over
     from somaliland.rules.placement import open_sea
     assert open_sea(lagoon, 0.016).contains(Point(0.487 - 3 * 0.008, 0.45))
+
+
+def test_D8_D17_a_ship_taken_in_a_lagoon_is_released_where_seized_into_water_that_leads_out() -> None:
+    lagoon, cfg = _lagoon_port(), config(held_release="where_seized")
+    state = fleet_at(("red-8", 0.46, 0.46))
+    state, _ = seize(state, lagoon, cfg)
+    state = place(state, "green-8", 0.46, 0.44, **SOMALIA_N)  # in the lagoon too, beside where red-8 was taken
+    state, _ = lose_turn(replace(state, turn=2), "red-8", lagoon, cfg)
+    red = state.ship("red-8").pose
+    assert red.position[0] >= 0.50 + 0.008 * math.sqrt(2)  # east of the land, in the sea that leads out
+    assert not lagoon.land.intersects(footprint(red, 0.016))
+
+
+def test_D17_water_joined_to_the_sea_by_a_strait_too_narrow_for_a_die_is_open_sea() -> None:
+    lagoon = _lagoon_port()
+    land = lagoon.lands[0].polygon.difference(box(0.47, 0.485, 0.51, 0.495))  # a 1 cm channel out of the lagoon
+    joined = replace(lagoon, lands=(replace(lagoon.lands[0], polygon=land),))
+    state = fleet_at(("red-8", 0.56, 0.45))
+    state, _ = seize(state, joined, config())
+    state, _ = lose_turn(replace(state, turn=2), "red-8", joined, config())
+    x, y = state.ship("red-8").pose.position[:2]
+    assert 0.44 < x < 0.48 and 0.40 < y < 0.50  # ring 3, in the lagoon: nearer than the sea east of the land
+
+
+def test_D17_enclosed_water_a_leg_arrives_in_is_open_sea_for_that_leg_only() -> None:
+    from somaliland.rules.placement import open_sea_toward
+    # an atoll east of the Somalia route's northern end whose lagoon the northbound destination overlaps
+    atoll = Land("atoll", box(0.52, 0.76, 0.60, 0.86).difference(box(0.54, 0.78, 0.58, 0.84)))
+    board = replace(world(), lands=world().lands + (atoll,))
+    north, south = (board.route("somalia").leg(d).destination for d in (N, S))
+    assert open_sea_toward(board, 0.016, north).contains(Point(0.56, 0.81))
+    assert not open_sea_toward(board, 0.016, south).contains(Point(0.56, 0.81))
+    assert open_sea_toward(board, 0.016, south).contains(Point(0.65, 0.81))
 
 
 def test_D17_a_ship_with_no_leg_is_released_into_water_that_reaches_some_destination() -> None:

@@ -213,7 +213,9 @@ def test_routes_answer_R8_names_the_routes_of_each_map_and_never_pools_two_maps(
 
 def test_answers_pick_the_seat_answer_for_identical_players_and_always_say_who_played():
     players, games = _concat(_cell(0, 2, 4, 100, 50, 40, label="players=2"))
-    contracts = pd.DataFrame([_contract(2, 40, False, 20.0, strategy="ev")] * 4)
+    # four contracts sailed round Africa and one taken for the Gulf that no ship was sent for
+    contracts = pd.DataFrame([_contract(2, 40, False, 20.0, strategy="ev")] * 4
+                             + [_contract(2, 40, True, 0.0, ships=0, strategy="ev")])
     out = answers({"players": players, "games": games, "contracts": contracts})
     assert out[0].startswith("**players=2: no first-player advantage detected")
     assert out[-1].startswith("**Who played**") and "ev fulfils 50.0% of 400 contracts taken" in out[-1]

@@ -6,6 +6,7 @@ import math
 from dataclasses import replace
 
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from physics import Pose
 from physics.dice import FACE_NAMES
@@ -15,7 +16,7 @@ from somaliland.rules.errors import IllegalActionError
 from somaliland.rules.events import Released, TurnSkipped
 from somaliland.rules.fleet import die_spec
 from somaliland.rules.order import due_to_sail
-from somaliland.rules.placement import clear_pose, free_spot, on_board, open_sea_toward
+from somaliland.rules.placement import clear_pose, free_spot, on_board, open_sea, open_sea_toward
 from somaliland.rules.state import GameState, ShipState, Status, with_ships
 
 UP = FACE_NAMES.index("+z")
@@ -117,8 +118,8 @@ def release(state: GameState, ship: ShipState, world: Map, config: RulesConfig) 
     """Return where a held ship sails on from once its lost turn is served, and the event if it moved (D8, D17).
 
     D17 sets it down in open sea (water from which its destination can be reached: never an enclosed lagoon
-    or lake) at its pirate port (or, under D8's `where_seized`, where it was taken:
-    in open sea if it was taken there, else on the board), clear of every other die by two die edges.
+    or lake) at its pirate port (or, under D8's `where_seized`, where it was taken: in that open sea if it was
+    taken on water, a lagoon included, else on the board), clear of every other die by two die edges.
     It is moved now, when its lost turn is served, not when it was seized: the board has changed since
     (ships thrown near the port, others seized into it), and its spot must be clear of the dice as they
     lie now; set down before the turn goes on, it is where every later throw, launch and seizure sees
@@ -137,14 +138,15 @@ def release(state: GameState, ship: ShipState, world: Map, config: RulesConfig) 
     sea = open_sea_toward(world, config.die_size, _destination(ship, world))
     if taken is not None:
         near = taken.position[:2]
-        area = sea if shapely.contains_xy(sea, *near) else on_board(world, config.die_size)
+        on_water = shapely.contains_xy(open_sea(world, config.die_size), *near)
+        area = sea if on_water else on_board(world, config.die_size)
     else:
         near, area = {p.name: p.point for p in world.pirate_ports}[ship.held_in], sea
     pose = clear_pose(taken or ship.pose, near, others, world, config.die_size, area)  # type: ignore[arg-type]
     return pose, (Released(ship.id, ship.held_in, pose.position[:2]),)
 
 
-def _destination(ship: ShipState, world: Map):
+def _destination(ship: ShipState, world: Map) -> BaseGeometry | None:
     """Return the destination zone of the leg the ship sails this round, or None if it sails none."""
     if ship.route is None or ship.direction is None:
         return None

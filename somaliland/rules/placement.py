@@ -85,12 +85,15 @@ def open_sea(world: Map, size: float) -> BaseGeometry:
 def open_sea_toward(world: Map, size: float, destination: BaseGeometry | None) -> BaseGeometry:
     """Return `open_sea` less any water from which `destination` cannot be reached by sea (D17).
 
-    Water enclosed by land (a land's lagoon or lake, or a pocket closed off by lands that touch) is sea to
+    Water enclosed by land (a land's lagoon or lake, or a pocket closed off by lands that touch or by land and
+    the board's edge) is sea to
     the rules, but a ship released into it could sail on only across land: so the open sea a released ship
     is set down in is the water that shares a body of water with its destination zone (every leg's
     destination when it has none). The bodies of water are those of the board less its land, not of the
-    die-wide `open_sea`, so a strait too narrow for a die to lie in does not cut the sea in two. If no body
-    of water reaches the destination (a zone wholly on land would fail `map check`), the whole open sea.
+    die-wide `open_sea`, so a strait too narrow for a die to lie in does not cut the sea in two. Enclosed
+    water that the destination zone itself overlaps is kept (it reaches the destination). If no body of
+    water reaches the destination (a zone wholly on land would fail `map check`), or none of those that do
+    has room for a whole die, the whole open sea, enclosed water included.
     """
     goals = destination if destination is not None else shapely.union_all(
         [leg.destination for r in world.routes for leg in (r.north, r.south)])

@@ -519,8 +519,8 @@ def players_context(players, contracts, games=None) -> list[str]:
 def _context(players, contracts, games, where: str) -> str:
     """Return `players_context` for the games of one map (`where`: ", on MAP" or "").
 
-    The route share is of the contracts sailed (a ship launched for them): a contract taken for the full
-    route and never sailed goes no way at all.
+    The route share is of the contracts sailed (at least one ship sent for them, as `route_table` counts): a
+    contract taken for the full route and never sailed goes no way at all.
     """
     parts = []
     full = kind_title(games, True)
@@ -531,7 +531,8 @@ def _context(players, contracts, games, where: str) -> str:
         on_full = mine.full_route.mean() if len(mine) else math.nan
         aground = rows.groundings.sum() / rows.throws.sum() if rows.throws.sum() else math.nan
         parts.append(f"{name} fulfils {pct(done / taken if taken else math.nan)} of {int(taken)} contracts taken, "
-                     f"sails {len(mine)} of them, {pct(on_full)} via {full}, runs aground on {pct(aground)} of throws, and "
+                     f"sails {len(mine)} of them, {pct(on_full)} via {full}, "
+                     f"runs aground on {pct(aground)} of throws, and "
                      f"scores {rows.points.mean():+.1f} points a game after {rows.ransom.mean():.1f} ransom")
     return (f"**Who played{where}**: these answers describe the game as the built-in AI players play it. "
             + "; ".join(parts) + ".")
