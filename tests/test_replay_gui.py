@@ -118,6 +118,22 @@ def test_the_board_fills_its_part_of_the_window(shot):
 
 
 @needs_xvfb
+def test_a_screenshot_waits_for_the_board_s_map_not_a_board_drawn_white(shot):
+    """PyBullet's window can draw the board white for frames after the handshake (its texture not applied yet):
+    the screenshot tells that frame from one with the map, with the window's own camera."""
+    from types import SimpleNamespace
+
+    story, image, camera = shot
+    view = SimpleNamespace(**{k: camera[k] for k in ("width", "height", "view", "projection")})
+    assert gui._shows_board(image, view, story.world)
+    board = image[:, :camera["width"] - camera["column"]].copy()
+    mapped = np.minimum(distance(board, SEA_RGB), distance(board, LAND_RGB)) < 50
+    board[mapped] = (226, 226, 226)  # the untextured board, lit: grey and white
+    white = np.concatenate([board, image[:, camera["width"] - camera["column"]:]], axis=1)
+    assert not gui._shows_board(white, view, story.world)
+
+
+@needs_xvfb
 def test_every_caption_line_shows_in_its_own_colour(shot):
     story, image, camera = shot
     column = image[:, camera["width"] - camera["column"]:]

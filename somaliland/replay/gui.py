@@ -346,7 +346,9 @@ class Viewer:
         the handshake (the likely cause of a screenshot with no board, seen once in a test run). Both ends of the
         column must show it, and the window is then read until two reads a frame apart agree: under Xvfb a read
         can catch a frame half copied to the window (a board still white, a die a step behind, seen twice in test
-        runs of 2026-11-29 on a loaded machine)."""
+        runs of 2026-11-29 on a loaded machine), and until the board shows its map: PyBullet's window can draw
+        the board white, its texture not applied yet, for frames after the handshake (seen in a test run of
+        2026-11-29, a study beside it on both cores)."""
         if self.view.grab() is None:
             return None
         deadline = time.monotonic() + SHOT_TIMEOUT
@@ -359,11 +361,11 @@ class Viewer:
                 if seen(image[-4, -4].astype(int)) and seen(image[4, -4].astype(int)):  # the column's foot and head
                     break
                 time.sleep(FRAME)
-        while image is not None and time.monotonic() < deadline:  # and a frame the window shows whole, twice over
-            time.sleep(FRAME)
+        while image is not None and time.monotonic() < deadline:  # and a frame the window shows whole, twice over,
+            time.sleep(FRAME)                                      # with the board's map on it
             self._draw()
             again = self.view.grab()
-            if np.array_equal(again, image):
+            if np.array_equal(again, image) and _shows_board(again, self.view.camera(), self.story.world):
                 break
             image = again
         if time.monotonic() >= deadline:
@@ -373,6 +375,29 @@ class Viewer:
 
 
 MARKER_RGB = (255, 0, 255)  # the backdrop's colour for a moment of a screenshot's handshake: nothing else is magenta
+
+
+BOARD_GRID = 5  # points a side of the grid on the board where a screenshot looks for the map's colours
+PAINT_CHROMA = 30  # the least spread between a pixel's channels that is the map's sea or land, not a white board
+
+
+def _shows_board(image: np.ndarray, camera, world) -> bool:
+    """Whether the window shows the board with its map: at least half of a grid of points on the board that lie
+    in the window are coloured (sea blue, land sand), not the grey and white of a board drawn without its
+    texture. True where too few of the points are in view to tell (a close camera)."""
+    from somaliland.replay.camera import project
+
+    share = (np.arange(BOARD_GRID) + 0.5) / BOARD_GRID
+    xs, ys = np.meshgrid(share * world.width, share * world.depth)
+    points = np.column_stack([xs.ravel(), ys.ravel(), np.zeros(xs.size)])
+    cols, rows = project(points, camera.view, camera.projection, camera.width, camera.height).T
+    height, width = image.shape[:2]
+    seen = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
+    if seen.sum() < BOARD_GRID:
+        return True
+    pixels = image[rows[seen].astype(int), cols[seen].astype(int), :3].astype(int)
+    coloured = pixels.max(axis=1) - pixels.min(axis=1) >= PAINT_CHROMA
+    return bool(coloured.mean() >= 0.5)
 
 
 def _shows_marker(pixel: np.ndarray) -> bool:
