@@ -14,7 +14,7 @@ from somaliland.map.model import Land, PiratePort
 from somaliland.rules import Card, Status, apply_roll, lose_turn, nearest, seize, throwable
 from somaliland.rules.accidents import footprint
 from somaliland.rules.events import Released, TurnSkipped
-from somaliland.rules.placement import clear_pose
+from somaliland.rules.placement import clear_pose, open_sea, open_sea_toward
 
 SOMALIA_N = dict(card=Card(30, N), route="somalia", sailed_turn=1)
 
@@ -294,7 +294,6 @@ def test_D17_a_released_ship_is_never_set_down_in_a_lagoon_it_could_not_sail_out
     assert red.position[:2] == pytest.approx((0.487 + 4 * 0.008, 0.45))  # ring 4 east, in the open sea
     assert events[-1] == Released("red-8", "hobyo", red.position[:2])
     # the plain open sea (every water a die lies in) has the lagoon's spot on ring 3, which D17 passes over
-    from somaliland.rules.placement import open_sea
     assert open_sea(lagoon, 0.016).contains(Point(0.487 - 3 * 0.008, 0.45))
 
 
@@ -321,7 +320,6 @@ def test_D17_water_joined_to_the_sea_by_a_strait_too_narrow_for_a_die_is_open_se
 
 
 def test_D17_enclosed_water_a_leg_arrives_in_is_open_sea_for_that_leg_only() -> None:
-    from somaliland.rules.placement import open_sea_toward
     # an atoll east of the Somalia route's northern end whose lagoon the northbound destination overlaps
     atoll = Land("atoll", box(0.52, 0.76, 0.60, 0.86).difference(box(0.54, 0.78, 0.58, 0.84)))
     board = replace(world(), lands=world().lands + (atoll,))
@@ -332,7 +330,6 @@ def test_D17_enclosed_water_a_leg_arrives_in_is_open_sea_for_that_leg_only() -> 
 
 
 def test_D17_a_ship_with_no_leg_is_released_into_water_that_reaches_some_destination() -> None:
-    from somaliland.rules.placement import open_sea_toward
     area = open_sea_toward(_lagoon_port(), 0.016, None)
     assert not area.contains(Point(0.463, 0.45)) and area.contains(Point(0.52, 0.45))
 
