@@ -24,7 +24,7 @@ from pathlib import Path
 
 from somaliland.study.errors import StudyError
 from somaliland.tune.candidate import MAP_FILE, RULES_FILE, base_documents, write_text
-from somaliland.study.store import read_table
+from somaliland.study.store import read_table, write_error
 from somaliland.tune.evaluate import GameEvaluator, errors
 from somaliland.tune.measures import Estimate
 from somaliland.tune.search import Progress, SearchResult, elapsed_store, run_search, trial_folder
@@ -64,36 +64,56 @@ class TuneSummary:
 
 
 def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor: Callable[[], cf.Executor],
-               workers: int, progress: bool = True) -> TuneSummary:
+               workers: int, progress: bool = True, cluster_threads: Callable[[], int | None] | None = None,
+               worker_wait_s: float = 120.0, say: Callable[[str], None] | None = None) -> TuneSummary:
     """Run (or resume) a tuning into `out`: search, validation, chosen files, report.
 
+    Args:
+        cluster_threads, worker_wait_s: on a cluster, its worker threads now, and how long to wait with none
+            before stopping (`study.runner.run_study`).
+        say: called with each change noticed in the cluster and each repair of a candidate's results folder.
+
     Raises:
-        StudyError: `out` holds another tuning, or another run is working in it.
+        StudyError: `out` holds another tuning, another run is working in it, it cannot be written, or the
+            cluster has had no worker for `worker_wait_s` (the games finished so far are kept).
     """
     out = Path(out)
-    lock = _open_folder(tuning, tuning_text, out)
+    if out.exists() and not out.is_dir():
+        raise StudyError(str(out), "--out", "a tuning folder", "a file")
     try:
-        save, total = elapsed_store(out)
-        bar = Progress(progress)
-        evaluator = GameEvaluator(tuning, make_executor, workers, on_game=bar.game)
-        try:
-            result = run_search(tuning, out, evaluator, bar, on_batch=lambda _: save())
-            chosen = result.chosen(tuning)
-            validation = None
-            if chosen is not None:
-                bar.validating(tuning.validation_games + tuning.validation_base_games,
-                               validation_played(tuning, out, chosen.number))
-                validation = validate(tuning, out, evaluator, chosen.number)
-                write_chosen(tuning, out, result, chosen.number, validation)
-                bar.close()
-        finally:
-            save()  # the wall time of an interrupted run counts too
-        from somaliland.tune.report import write_report
-
-        report = write_report(tuning, out, result, chosen.number if chosen else None, validation, total())
-        return TuneSummary(out, result, chosen.number if chosen else None, validation, total(), report, bar.games)
+        lock = _open_folder(tuning, tuning_text, out)
+    except OSError as error:
+        raise write_error(out, error) from None
+    try:
+        return _run(tuning, out, GameEvaluator(tuning, make_executor, workers, cluster_threads=cluster_threads,
+                                               worker_wait_s=worker_wait_s, say=say), progress)
+    except OSError as error:  # the optuna database and every game played so far are kept: the same command resumes
+        raise write_error(out, error) from None
     finally:
         lock.close()
+
+
+def _run(tuning: Tuning, out: Path, evaluator: GameEvaluator, progress: bool) -> TuneSummary:
+    """Search, validate the chosen candidate, write its files and the report (`run_tuning`, its folder locked)."""
+    save, total = elapsed_store(out)
+    bar = Progress(progress)
+    evaluator.on_game = bar.game
+    try:
+        result = run_search(tuning, out, evaluator, bar, on_batch=lambda _: save())
+        chosen = result.chosen(tuning)
+        validation = None
+        if chosen is not None:
+            bar.validating(tuning.validation_games + tuning.validation_base_games,
+                           validation_played(tuning, out, chosen.number))
+            validation = validate(tuning, out, evaluator, chosen.number)
+            write_chosen(tuning, out, result, chosen.number, validation)
+            bar.close()
+    finally:
+        save()  # the wall time of an interrupted run counts too
+    from somaliland.tune.report import write_report
+
+    report = write_report(tuning, out, result, chosen.number if chosen else None, validation, total())
+    return TuneSummary(out, result, chosen.number if chosen else None, validation, total(), report, bar.games)
 
 
 def validation_played(tuning: Tuning, out: Path, number: int) -> int:

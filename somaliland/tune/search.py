@@ -38,7 +38,8 @@ STUDY_NAME = "tune"
 class Evaluator(Protocol):
     """Plays candidates' first `games` games and estimates every target (one tuple per trial number)."""
 
-    def evaluate(self, jobs: list[tuple[int, Candidate]], games: int) -> dict[int, tuple[Estimate, ...]]: ...
+    def evaluate(self, jobs: list[tuple[int, Candidate]], games: int) -> dict[int, tuple[Estimate, ...] | str]:
+        """Each candidate's estimates after its first `games` games, or why it is rejected."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +85,9 @@ class SearchResult:
         return next(t for t in self.trials if t.number == number)
 
     def front(self, tuning: Tuning) -> list[Scored]:
-        """Return the Pareto front of the fully evaluated trials, best weighted loss first."""
-        return front(self.complete, tuning.targets)
+        """Return the Pareto front of the fully evaluated trials whose games estimate every steering target,
+        best weighted loss first."""
+        return front([s for s in self.complete if s.defined(tuning.targets)], tuning.targets)
 
     def chosen(self, tuning: Tuning) -> Scored | None:
         """Return the trial of the Pareto front whose weighted loss at the worse end of its intervals is
@@ -265,8 +267,10 @@ def _race_batch(tuning: Tuning, out: Path, evaluator: Evaluator, trials: dict[in
     for r, games in enumerate(tuning.rungs):
         estimates = evaluator.evaluate([(n, candidates[n]) for n in active], games)
         for n in active:
-            result[n] = Scored(n, games, estimates[n])
-        if r == len(tuning.rungs) - 1:
+            found = estimates[n]
+            result[n] = found if isinstance(found, str) else Scored(n, games, found)  # a str: games raised
+        active = [n for n in active if isinstance(result[n], Scored)]
+        if r == len(tuning.rungs) - 1 or not active:
             break
         pool = previous + [s for s in result.values() if isinstance(s, Scored)]
         active = [n for n in active if not surely_beaten(result[n], pool, tuning.targets,  # type: ignore[arg-type]
