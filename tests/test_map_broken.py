@@ -75,6 +75,21 @@ DEFECTS = [
     ("full-value-not-boolean", "full_value = false", 'full_value = "no"', "routes.africa.full_value",
      "true or false", "'no'"),
     ("empty-label", 'label = "west passage"', 'label = ""', "routes.africa.label", "at least 1 character", "''"),
+    ("D1-zone-smaller-than-a-die", "  [20.0, 33.0], [29.0, 33.0], [29.0, 39.0], [20.0, 39.0],",
+     "  [24.0, 36.0], [25.0, 36.0], [25.0, 37.0], [24.0, 37.0],", "zone[0].outline", "a zone that holds a 1.6 cm die",
+     "a zone of 1 cm², no 1.6 cm die fits its sea"),
+    ("heading-in-radians", "heading = 90.0", "heading = 1.5708", "routes.somalia.north.heading", "within 90 degrees",
+     "1.5708 (radians? 1.5708 rad is 90 degrees)"),
+    ("start-on-the-board-edge", "start = [5.0, 31.0]", "start = [0.2, 31.0]", "routes.africa.south.start",
+     "at least half a die (0.8 cm) inside the board's edge", "(0.20, 31.00) cm, 0.2 cm from it"),
+    ("start-against-land", "start = [25.0, 9.0]", "start = [20.5, 12.0]", "routes.somalia.north.start",
+     "at least half a die (0.8 cm) from land", "(20.50, 12.00) cm, 0.5 cm from land"),
+    ("another-routes-zone", 'destination = "North-east"', 'destination = "North-west"',
+     "routes.somalia.north.destination", "the zone at the north end of the route's centre line (within 2 cm of its "
+     "last point, (25.00, 37.00) cm)", "zone 'North-west', 15.0 cm from it"),
+    ("zone-cut-off-by-land", "  [13.0, 35.0], [17.0, 35.0], [17.0, 38.0], [13.0, 38.0],",
+     "  [0.0, 31.8], [30.0, 31.8], [30.0, 32.4], [0.0, 32.4],", "routes.somalia.north.destination",
+     "a zone a ship can reach by sea from the start", "zone 'North-east', cut off from the start's water by land"),
     ("label-taken", 'label = "west passage"', 'label = "east passage"', "routes.africa.label",
      "a label not used by another route", "'east passage', already what routes.somalia is called"),
 ]
@@ -162,3 +177,10 @@ def test_a_route_name_with_a_space_is_located_on_its_table(tmp_path):
     assert problem.path == ("routes", "west passage")
     assert problem.expected.startswith("a route name of lowercase letters, digits and underscores")
     assert problem.line == line_of(text, '[routes."west passage"]\n')
+
+
+def test_D1_the_map_checks_die_is_the_rules_default_die():
+    from somaliland.map.geometry import DIE
+    from somaliland.rules.config import RulesConfig
+
+    assert DIE == pytest.approx(RulesConfig().die_size * 100)  # cm

@@ -20,6 +20,8 @@ CENTRE_LINE_LAND_MAX = 0.10  # share of a centre line's length allowed over land
 ZONE_SEA_MIN = 0.5  # share of a destination zone's area that must be sea
 HEADING_TOLERANCE = 90.0  # degrees between a launch heading and the route's direction at the start
 LAUNCH_RUN = 5.0  # cm of open sea a launch needs straight ahead of the start
+DIE = 1.6  # cm: the default die's edge (D1, `RulesConfig.die_size`); zones must hold one, starts keep half one clear
+ZONE_REACH = 2.0  # cm: a leg's destination zone lies within this of its end of the route's centre line
 
 Found = list[tuple[KeyPath, str, str]]
 
@@ -51,10 +53,15 @@ def check_document(doc: dict) -> Found:
         zones.setdefault(zone["name"], poly)
         if poly is None or land is None:
             continue
-        sea = 1.0 - poly.intersection(land).area / poly.area
-        if sea < ZONE_SEA_MIN:
+        sea = 1.0 - poly.intersection(land).area / poly.area if poly.area > 0 else 0.0
+        if poly.area > 0 and sea < ZONE_SEA_MIN:
             found.append((("zone", i, "outline"), f"a zone mostly at sea (at least {ZONE_SEA_MIN:.0%} sea)",
                           f"{sea:.0%} sea"))
+        elif poly.intersection(board.difference(land)).buffer(-DIE / 2).is_empty:
+            found.append((("zone", i, "outline"), f"a zone that holds a {DIE:g} cm die at sea (a ship arrives when it "
+                          f"rests there, R9)", f"a zone of {poly.area:.2g} cm², no {DIE:g} cm die fits its sea"))
+            if zones[zone["name"]] is poly:
+                zones[zone["name"]] = None  # its legs are not judged against it
     for name, route in doc["routes"].items():
         found += _route(name, route, board, size, land, zones)
     for i, port in enumerate(doc["pirate_port"]):
@@ -183,6 +190,13 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
         return [(path + ("start",), f"a point on {size}", fmt(x, y))]
     if land is not None and land.covers(start):
         found.append((path + ("start",), "a start at sea", f"{fmt(x, y)}, on land"))
+    elif land is not None and land.distance(start) < DIE / 2:
+        found.append((path + ("start",), f"a start at least half a die ({DIE / 2:g} cm) from land (a ship waits there, "
+                      f"centred on it)", f"{fmt(x, y)}, {land.distance(start):.1f} cm from land"))
+    edge = board.exterior.distance(start)
+    if edge < DIE / 2:
+        found.append((path + ("start",), f"a start at least half a die ({DIE / 2:g} cm) inside the board's edge",
+                      f"{fmt(x, y)}, {edge:.1f} cm from it"))
 
     def progress(p: Point) -> float:
         along = line.project(p)
@@ -195,10 +209,12 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
     if ahead.distance(behind) > 0:
         along = math.degrees(math.atan2(ahead.y - behind.y, ahead.x - behind.x))
         off = abs((leg["heading"] - along + 180.0) % 360.0 - 180.0)
-        if off > HEADING_TOLERANCE:
+        if off > HEADING_TOLERANCE or (off > 45.0 and abs(leg["heading"]) <= 2 * math.pi):
             found.append((path + ("heading",),
                           f"a heading within {HEADING_TOLERANCE:g} degrees of the {direction}bound route's "
-                          f"direction at the start ({along:.0f})", f"{leg['heading']:g}"))
+                          f"direction at the start ({along:.0f})", f"{leg['heading']:g}"
+                          + (f" (radians? {leg['heading']:g} rad is {math.degrees(leg['heading']):.0f} degrees)"
+                             if abs(leg["heading"]) <= 2 * math.pi and off > 45.0 else "")))
     if land is not None and not land.covers(start):
         run = _open_run(leg["start"], leg["heading"], land, board)
         if run < LAUNCH_RUN:
@@ -214,11 +230,28 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
     if zone.covers(start):
         found.append((path + ("start",), "a start outside its own destination zone",
                       f"{fmt(x, y)}, inside zone {leg['destination']!r}"))
-    elif progress(zone.centroid) <= progress(start):
+        return found
+    end = Point(line.coords[-1] if direction == "north" else line.coords[0])
+    if progress(zone.centroid) <= progress(start):
         found.append((path + ("destination",),
                       f"a zone further {direction} along the route than the start",
                       f"zone {leg['destination']!r} behind the start"))
+    elif zone.distance(end) > ZONE_REACH:  # e.g. another route's zone, pasted
+        found.append((path + ("destination",),
+                      f"the zone at the {direction} end of the route's centre line (within {ZONE_REACH:g} cm of its "
+                      f"{'last' if direction == 'north' else 'first'} point, {fmt(end.x, end.y)})",
+                      f"zone {leg['destination']!r}, {zone.distance(end):.1f} cm from it"))
+    elif land is not None and not land.covers(start) and not _by_sea(start, zone, board, land):
+        found.append((path + ("destination",), "a zone a ship can reach by sea from the start",
+                      f"zone {leg['destination']!r}, cut off from the start's water by land"))
     return found
+
+
+def _by_sea(start: Point, zone: Polygon, board: Polygon, land: BaseGeometry) -> bool:
+    """Return whether the body of water (the board less its land) the start lies in reaches into the zone."""
+    water = board.difference(land)
+    body = next((b for b in getattr(water, "geoms", [water]) if b.covers(start)), None)
+    return body is not None and body.intersection(zone).area > 0
 
 
 def _open_run(start: list, heading: float, land: BaseGeometry, board: Polygon) -> float:
