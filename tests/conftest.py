@@ -10,3 +10,19 @@ def roller():
     r = make_roller()
     yield r
     r.close()
+
+
+@pytest.fixture
+def fresh_caches(monkeypatch, tmp_path):
+    """Return a function that empties the players' in-memory caches (survey, calibration) and points the disk
+    cache ($SOMALILAND_CACHE) at a new empty folder: what comes next is computed anew, not read back."""
+    from somaliland.players import calibration, survey
+
+    count = iter(range(1_000_000))
+
+    def fresh() -> None:
+        monkeypatch.setattr(survey, "_CACHE", {})
+        monkeypatch.setattr(calibration, "_CACHE", {})
+        monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path / f"cache-{next(count)}"))
+
+    return fresh
