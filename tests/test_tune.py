@@ -27,7 +27,7 @@ from somaliland.tune.candidate import base_documents, build
 from somaliland.tune.measures import Estimate
 from somaliland.tune.paths import Named, PathError, get, parse_path, put
 from somaliland.tune.racing import Scored, front, safest, surely_beaten
-from somaliland.tune.search import _race_batch, run_search
+from somaliland.tune.search import Rejected, _race_batch, run_search
 from somaliland.tune.shapes import ShapeError, apply
 from somaliland.tune.spec import Goal
 
@@ -297,11 +297,13 @@ def test_a_candidate_some_of_whose_games_raised_is_rejected_with_the_count_and_f
     toy.evaluate = evaluate
     trials = {0: (None, SimpleNamespace(params={"port_y": 19.0})), 1: (None, SimpleNamespace(params={"port_y": 20.0}))}
     result = _race_batch(t, tmp_path, toy, trials, previous=[])
-    assert result[1] == "2 of its first 16 games raised (game 5: ValueError: boom)"
+    assert result[1] == Rejected("2 of its first 16 games raised (game 5: ValueError: boom)", 16)
     assert isinstance(result[0], Scored) and result[0].games == 16
     searched = run_search(t, tmp_path / "search", toy)
-    assert all(r.scored is None for r in searched.trials if r.rejected)
-    assert searched.chosen(t) is None or searched.chosen(t).number != 1
+    one = searched.trial(1)
+    assert one.rejected.startswith("2 of its first 16 games raised") and one.scored is None and one.games == 16
+    assert searched.chosen(t).number != 1
+    assert searched.games_spent == sum(s.games for s in searched.played) + 16  # its games count as spent
 
 
 def test_the_evaluator_reads_a_candidates_raised_games_as_its_reason_to_reject_it(tmp_path, monkeypatch):
@@ -668,3 +670,12 @@ def test_the_front_figure_starts_a_rate_at_0_unless_a_whisker_reaches_below_it()
         else:
             assert ax.get_ylim()[0] == floor
         plt.close(fig)
+
+
+def test_a_damaged_tuning_manifest_is_one_located_line_and_leaves_the_folder_free(tmp_path):
+    from somaliland.tune.run import _open_folder
+
+    (tmp_path / "tuning.json").write_text("{not json")
+    for _ in range(2):  # the lock was let go: the second try meets the same problem, not "in use by another run"
+        with pytest.raises(StudyError, match=r"tuning.json: \(file\): expected the tuning folder's manifest \(JSON\)"):
+            _open_folder(tuning_of(BASE), BASE, tmp_path)

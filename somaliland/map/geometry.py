@@ -22,6 +22,7 @@ HEADING_TOLERANCE = 90.0  # degrees between a launch heading and the route's dir
 LAUNCH_RUN = 5.0  # cm of open sea a launch needs straight ahead of the start
 DIE = 1.6  # cm: the default die's edge (D1, `RulesConfig.die_size`); zones must hold one, starts keep half one clear
 ZONE_REACH = 2.0  # cm: a leg's destination zone lies within this of its end of the route's centre line
+RADIANS_OFF = 45.0  # degrees: a heading of at most 2π this far off that would fit as radians is taken for radians
 
 Found = list[tuple[KeyPath, str, str]]
 
@@ -57,9 +58,10 @@ def check_document(doc: dict) -> Found:
         if poly.area > 0 and sea < ZONE_SEA_MIN:
             found.append((("zone", i, "outline"), f"a zone mostly at sea (at least {ZONE_SEA_MIN:.0%} sea)",
                           f"{sea:.0%} sea"))
-        elif poly.intersection(board.difference(land)).buffer(-DIE / 2).is_empty:
-            found.append((("zone", i, "outline"), f"a zone that holds a {DIE:g} cm die at sea (a ship arrives when it "
-                          f"rests there, R9)", f"a zone of {poly.area:.2g} cm², no {DIE:g} cm die fits its sea"))
+        elif (room := _room(poly, board.difference(land))) < DIE ** 2:
+            found.append((("zone", i, "outline"), f"a zone with room to arrive: at least a die's face ({DIE:g} x "
+                          f"{DIE:g} cm) of it where a die's centre can rest wholly at sea (R9)",
+                          f"{room:.2g} cm² of {poly.area:.2g} cm²"))
             if zones[zone["name"]] is poly:
                 zones[zone["name"]] = None  # its legs are not judged against it
     for name, route in doc["routes"].items():
@@ -209,12 +211,14 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
     if ahead.distance(behind) > 0:
         along = math.degrees(math.atan2(ahead.y - behind.y, ahead.x - behind.x))
         off = abs((leg["heading"] - along + 180.0) % 360.0 - 180.0)
-        if off > HEADING_TOLERANCE or (off > 45.0 and abs(leg["heading"]) <= 2 * math.pi):
+        as_radians = abs((math.degrees(leg["heading"]) - along + 180.0) % 360.0 - 180.0)
+        radians = abs(leg["heading"]) <= 2 * math.pi and off > RADIANS_OFF >= as_radians  # fits only as radians
+        if off > HEADING_TOLERANCE or radians:
             found.append((path + ("heading",),
                           f"a heading within {HEADING_TOLERANCE:g} degrees of the {direction}bound route's "
                           f"direction at the start ({along:.0f})", f"{leg['heading']:g}"
                           + (f" (radians? {leg['heading']:g} rad is {math.degrees(leg['heading']):.0f} degrees)"
-                             if abs(leg["heading"]) <= 2 * math.pi and off > 45.0 else "")))
+                             if radians else "")))
     if land is not None and not land.covers(start):
         run = _open_run(leg["start"], leg["heading"], land, board)
         if run < LAUNCH_RUN:
@@ -247,11 +251,17 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
     return found
 
 
+def _room(zone: Polygon, water: BaseGeometry) -> float:
+    """Return the area (cm²) of the zone where a die's centre can rest with the whole die on `water` (R9: a ship
+    arrives when its die's centre rests in the zone; D11: not aground)."""
+    return zone.intersection(water.buffer(-DIE / 2)).area
+
+
 def _by_sea(start: Point, zone: Polygon, board: Polygon, land: BaseGeometry) -> bool:
-    """Return whether the body of water (the board less its land) the start lies in reaches into the zone."""
+    """Return whether the body of water (the board less its land) the start lies in gives the zone room to arrive."""
     water = board.difference(land)
     body = next((b for b in getattr(water, "geoms", [water]) if b.covers(start)), None)
-    return body is not None and body.intersection(zone).area > 0
+    return body is not None and _room(zone, body) >= DIE ** 2
 
 
 def _open_run(start: list, heading: float, land: BaseGeometry, board: Polygon) -> float:

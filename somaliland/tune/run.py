@@ -14,8 +14,10 @@ Layout of OUT:
 from __future__ import annotations
 
 import concurrent.futures as cf
+import errno
 import fcntl
 import json
+import os
 import time
 import tomllib
 from collections.abc import Callable
@@ -83,14 +85,25 @@ def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor:
     try:
         lock = _open_folder(tuning, tuning_text, out)
     except OSError as error:
-        raise write_error(out, error) from None
+        raise _folder_error(error) from None
     try:
         return _run(tuning, out, GameEvaluator(tuning, make_executor, workers, cluster_threads=cluster_threads,
                                                worker_wait_s=worker_wait_s, say=say), progress)
     except OSError as error:  # the optuna database and every game played so far are kept: the same command resumes
-        raise write_error(out, error) from None
+        if error.filename is None or not Path(os.fsdecode(error.filename)).resolve().is_relative_to(out.resolve()):
+            raise  # not a file of the tuning folder (a cluster's network, a file elsewhere): as it is
+        raise _folder_error(error) from None
     finally:
         lock.close()
+
+
+def _folder_error(error: OSError) -> StudyError:
+    """Return the one-line error for a file of the tuning folder that could not be written or read."""
+    if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS):
+        return write_error(Path(os.fsdecode(error.filename or ".")), error)
+    return StudyError(os.fsdecode(error.filename or "."), "(file)", "a file of the tuning folder that can be read",
+                      error.strerror or str(error), "the games played so far are kept; restore the file (or use "
+                      "another --out) and run the same command again")
 
 
 def _run(tuning: Tuning, out: Path, evaluator: GameEvaluator, progress: bool) -> TuneSummary:
@@ -187,17 +200,29 @@ def _open_folder(tuning: Tuning, tuning_text: str, out: Path):
         lock.close()
         raise StudyError(str(out), "(folder)", "a tuning folder no other `tune` run is working in",
                          "in use by another run") from None
+    try:
+        _check_manifest(tuning, tuning_text, out)
+    except BaseException:
+        lock.close()  # a retry in this process finds the folder free
+        raise
+    return lock
+
+
+def _check_manifest(tuning: Tuning, tuning_text: str, out: Path) -> None:
+    """Check the folder's manifest names this tuning (or write it), and keep the tuning file as run."""
     manifest = out / MANIFEST
     if manifest.exists():
-        old = json.loads(manifest.read_text(encoding="utf-8"))
-        if old.get("fingerprint") != tuning.fingerprint:
-            lock.close()
+        try:
+            old = json.loads(manifest.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise StudyError(str(manifest), "(file)", "the tuning folder's manifest (JSON)", str(error)[:80],
+                             "it is damaged: use another --out, or delete it only if the folder holds this tuning")
+        if not isinstance(old, dict) or old.get("fingerprint") != tuning.fingerprint:
             raise StudyError(str(out), "fingerprint", f"the folder of the same tuning as {tuning.source} (only name, "
                              f"question, search.trials and [validation] may change between runs); use another --out",
-                             old.get("source"))
+                             old.get("source") if isinstance(old, dict) else old)
     else:
         write_text(manifest, json.dumps({"name": tuning.name, "source": tuning.source,
                                          "fingerprint": tuning.fingerprint, "master_seed": tuning.master_seed,
                                          "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1))
     write_text(out / "tune.toml", tuning_text)
-    return lock

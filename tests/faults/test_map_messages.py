@@ -102,7 +102,7 @@ def test_a_closing_point_and_a_harmless_repeated_point_are_accepted(tmp_path):
     ('label = "west passage"', 'label = "west\\u0007passage"', ("routes", "africa", "label"),
      "'west\\x07passage' (a control character, U+0007, at character 5)"),
     ('author = "Somaliland project"', 'author = "\\u202eSomaliland"', ("author",),
-     "'\\u202eSomaliland' (an invisible formatting character, U+202E, at character 1)"),
+     "'\\u202eSomaliland' (a bidirectional control, U+202E, at character 1)"),
     ('name = "North-east"', 'name = "North-east\\u200b"', ("zone", 0, "name"),  # a look-alike of another name
      "'North-east\\u200b' (an invisible formatting character, U+200B, at character 11)"),
     ('name = "Tiny"', 'name = """Ti\nny"""', ("name",), "'Ti\\nny' (a line break, U+000A, at character 3)"),
@@ -117,7 +117,8 @@ def test_control_characters_and_line_breaks_in_names_are_refused_where_written(t
         load(file)
     problem = err.value.problems[0]
     assert (problem.path, problem.expected, problem.found) == (
-        path, "text without control characters, invisible characters or line breaks", found)
+        path, "text without control characters, line breaks, bidirectional overrides or invisible characters no script "
+              "needs", found)
     assert problem.line == line_of(file, new.split("\n")[0]) and "\n" not in str(err.value)
 
 
