@@ -1,8 +1,30 @@
 """Shared fixtures: one PyBullet roller per test session (each roll builds a fresh world anyway)."""
 
+import os
+import shutil
+import tempfile
+
 import pytest
 
 from physics import make_roller
+
+_CACHE_ENV = "SOMALILAND_CACHE"
+
+
+def pytest_configure(config):
+    """Keep the session's surveys and throw caches in a folder of its own (subprocesses inherit it), not in
+    ~/.cache/somaliland: a test's result never rests on what an earlier run, or a study, left there."""
+    config._somaliland_cache = tempfile.mkdtemp(prefix="somaliland-test-cache-")
+    config._somaliland_cache_was = os.environ.get(_CACHE_ENV)
+    os.environ[_CACHE_ENV] = config._somaliland_cache
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(config._somaliland_cache, ignore_errors=True)
+    if config._somaliland_cache_was is None:
+        os.environ.pop(_CACHE_ENV, None)
+    else:
+        os.environ[_CACHE_ENV] = config._somaliland_cache_was
 
 
 @pytest.fixture(scope="session")
@@ -10,3 +32,19 @@ def roller():
     r = make_roller()
     yield r
     r.close()
+
+
+@pytest.fixture
+def fresh_caches(monkeypatch, tmp_path):
+    """Return a function that empties the players' in-memory caches (survey, calibration) and points the disk
+    cache ($SOMALILAND_CACHE) at a new empty folder: what comes next is computed anew, not read back."""
+    from somaliland.players import calibration, survey
+
+    count = iter(range(1_000_000))
+
+    def fresh() -> None:
+        monkeypatch.setattr(survey, "_CACHE", {})
+        monkeypatch.setattr(calibration, "_CACHE", {})
+        monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path / f"cache-{next(count)}"))
+
+    return fresh

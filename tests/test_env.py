@@ -176,19 +176,21 @@ def until(game, kind):
         game.step(actor(game, game.agent_selection))
 
 
-def test_a_plan_takes_a_step_per_contract_and_masks_the_ships_already_given():
+@pytest.mark.parametrize("seed, contracts", [(3, 1), (7, 2)])  # what the seat planning first holds then
+def test_a_plan_takes_a_step_per_contract_and_masks_the_ships_already_given(seed, contracts):
     game = raw_env(players=2, map_file=TINY, rounds=1)
-    game.reset(seed=3)
+    game.reset(seed=seed)
     until(game, "plan")
     seat, layout = game.request.seat, game.layout
     held = game.state.held[seat]
+    assert len(held) == contracts
     size = 2 ** layout.ships
     first = layout.plan + 0b000011  # route 0, the seat's first two ships
     game.step(first)
-    if len(held) == 1:
+    if contracts == 1:  # one step plans it all
         assert game.events[-1]["kind"] == "plan" and game.events[-1]["plans"][0]["ships"] == [
             s.id for s in game.state.fleet(seat)[:2]]
-    else:
+    else:  # a step per contract: the ships given to the first are masked for the second
         obs = game.observe(game.agent_selection)
         assert game.planned == 1 and list(obs["observation"]["request"]["used"][:3]) == [1, 1, 0]
         mask = obs["action_mask"]

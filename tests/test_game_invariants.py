@@ -144,7 +144,8 @@ def test_the_games_exercise_the_rules(games):
     for _, events in games:
         for e in events:
             kinds[e["kind"]] += 1
-    for kind in ("seized", "fulfilled", "collision", "arrived", "replaced", "released", "turn_skipped"):
+    for kind in ("seized", "fulfilled", "collision", "arrived", "replaced", "released", "turn_skipped", "sunk",
+                 "lost_turn", "draft_pick"):
         assert kinds[kind] > 0, kind
 
 

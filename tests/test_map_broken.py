@@ -75,6 +75,21 @@ DEFECTS = [
     ("full-value-not-boolean", "full_value = false", 'full_value = "no"', "routes.africa.full_value",
      "true or false", "'no'"),
     ("empty-label", 'label = "west passage"', 'label = ""', "routes.africa.label", "at least 1 character", "''"),
+    ("D1-zone-smaller-than-a-die", "  [20.0, 33.0], [29.0, 33.0], [29.0, 39.0], [20.0, 39.0],",
+     "  [24.0, 36.0], [25.0, 36.0], [25.0, 37.0], [24.0, 37.0],", "zone[0].outline",
+     "a zone with room to arrive: at least a die's face (1.6 x 1.6 cm)", "1 cm² of 1 cm²"),
+    ("heading-in-radians", "heading = 90.0", "heading = 1.5708", "routes.somalia.north.heading", "within 90 degrees",
+     "1.5708 (radians? 1.5708 rad is 90 degrees)"),
+    ("start-on-the-board-edge", "start = [5.0, 31.0]", "start = [0.2, 31.0]", "routes.africa.south.start",
+     "at least half a die (0.8 cm) inside the board's edge", "(0.20, 31.00) cm, 0.2 cm from it"),
+    ("start-against-land", "start = [25.0, 9.0]", "start = [20.5, 12.0]", "routes.somalia.north.start",
+     "at least half a die (0.8 cm) from land", "(20.50, 12.00) cm, 0.5 cm from land"),
+    ("another-routes-zone", 'destination = "North-east"', 'destination = "North-west"',
+     "routes.somalia.north.destination", "the zone at the north end of the route's centre line (within 2 cm of its "
+     "last point, (25.00, 37.00) cm)", "zone 'North-west', 15.0 cm from it"),
+    ("zone-cut-off-by-land", "  [13.0, 35.0], [17.0, 35.0], [17.0, 38.0], [13.0, 38.0],",
+     "  [0.0, 31.8], [30.0, 31.8], [30.0, 32.4], [0.0, 32.4],", "routes.somalia.north.destination",
+     "a zone a ship can reach by sea from the start", "zone 'North-east', cut off from the start's water by land"),
     ("label-taken", 'label = "west passage"', 'label = "east passage"', "routes.africa.label",
      "a label not used by another route", "'east passage', already what routes.somalia is called"),
 ]
@@ -162,3 +177,36 @@ def test_a_route_name_with_a_space_is_located_on_its_table(tmp_path):
     assert problem.path == ("routes", "west passage")
     assert problem.expected.startswith("a route name of lowercase letters, digits and underscores")
     assert problem.line == line_of(text, '[routes."west passage"]\n')
+
+
+def test_D1_the_map_checks_die_is_the_rules_default_die():
+    from somaliland.map.geometry import DIE
+    from somaliland.rules.config import RulesConfig
+
+    assert DIE == pytest.approx(RulesConfig().die_size * 100)  # cm
+
+
+@pytest.mark.parametrize("old, new", [
+    # a heading in degrees that does not fit better as radians, within the 90 degrees allowed (5 rad: 286 degrees)
+    ('start = [5.0, 9.0]\nheading = 90.0', 'start = [5.0, 9.0]\nheading = 5.0'),
+    # R9: a ship arrives when its die's centre rests in the zone, so a strip narrower than a die will do
+    ("  [20.0, 33.0], [29.0, 33.0], [29.0, 39.0], [20.0, 39.0],", "  [21.0, 35.0], [29.0, 35.0], [29.0, 36.2], [21.0, 36.2],"),
+    ('label = "west passage"', 'label = "Bab-el-Mandeb \u200e2"'),  # a mark a script needs is no invisible junk
+    ('name = "Rock"', 'name = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"'),  # Persian, with a ZWNJ
+])
+def test_good_edits_that_look_odd_are_accepted(old, new, tmp_path):
+    assert TINY.count(old) >= 1
+    path = tmp_path / "good.toml"
+    path.write_text(TINY.replace(old, new, 1), encoding="utf-8")
+    assert problems(path) == []
+
+
+def test_a_zone_in_a_lagoon_is_cut_off_from_a_start_at_sea_but_not_from_one_in_the_lagoon(tmp_path):
+    lagoon = "  [13.5, 18.5], [16.5, 18.5], [16.5, 21.5], [13.5, 21.5],"
+    text = TINY.replace("  [20.0, 33.0], [29.0, 33.0], [29.0, 39.0], [20.0, 39.0],", lagoon, 1).replace(
+        'centre_line = [[25.0, 3.0], [25.0, 37.0]]', 'centre_line = [[25.0, 3.0], [25.0, 12.0], [15.0, 20.0]]', 1)
+    path = tmp_path / "lagoon.toml"
+    path.write_text(text, encoding="utf-8")
+    found = {(p.path, p.found) for p in problems(path)}
+    assert (("routes", "somalia", "north", "destination"),
+            "zone 'North-east', cut off from the start's water by land") in found

@@ -43,6 +43,7 @@ def rolls(order):
 def test_same_throw_same_result_whatever_ran_before():
     forward = rolls(range(12))
     backward = rolls(reversed(range(12)))
+    assert len(forward) == len(backward) == 12
     for k, (a, b) in enumerate(zip(forward, backward)):
         assert first_difference(a, b) is None, f"throw {k}: results part at {first_difference(a, b)!r}"
 
@@ -51,5 +52,6 @@ def test_same_throw_same_result_in_a_new_process():
     here = rolls(range(12))
     out = subprocess.run([sys.executable, "-c", SCENE_CODE], capture_output=True, check=True).stdout
     there = pickle.loads(out)
+    assert len(here) == len(there) == 12
     for k, (a, b) in enumerate(zip(here, there)):
         assert first_difference(a, b) is None, f"throw {k}: results part at {first_difference(a, b)!r}"

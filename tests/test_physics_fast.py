@@ -76,10 +76,12 @@ def test_a_damaged_cache_file_is_rolled_again(tmp_path, monkeypatch):
     with make_roller(FAST) as roller:
         first = roller.roll(lone(), roll_throw())
     (path,) = (tmp_path / "throws").glob("*.npz")
-    path.write_bytes(path.read_bytes()[:100])
+    whole = path.read_bytes()
+    path.write_bytes(whole[:100])
     monkeypatch.setattr(fast, "_LIBRARIES", {})
     with make_roller(FAST) as roller:
         assert roller.roll(lone(), roll_throw()) == first
+    assert path.read_bytes() == whole  # rolled again and kept again, not read from the damaged file
 
 
 def test_a_roll_that_could_touch_another_die_an_edge_or_relief_is_simulated_in_full():

@@ -5,6 +5,8 @@ its record re-plays and re-simulates. Rolls on another board (the AI's calibrati
 import hashlib
 import json
 
+import pytest
+
 from physics import DieSpec, PhysicsError, PlacedDie, Pose, Scene, SimSettings, make_roller
 from replay_fixtures import lines, write_lines
 from scripted import scripted_factory
@@ -78,10 +80,8 @@ def test_a_failed_roll_leaves_the_next_one_a_fresh_world(monkeypatch):
         roller.new_game(scene.board)
         with monkeypatch.context() as m:
             m.setattr(bullet, "roll_result", lambda roll, cap_hit: (_ for _ in ()).throw(PhysicsError("boom")))
-            try:
+            with pytest.raises(PhysicsError, match="boom"):
                 roller.roll(scene, throw)
-            except PhysicsError:
-                pass
         after = roller.roll(scene, throw)
     with make_roller(PER_GAME) as roller:
         roller.new_game(scene.board)

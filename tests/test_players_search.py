@@ -200,7 +200,8 @@ def test_a_decision_is_the_same_whatever_the_search_rolled_before_it(roller):
     assert first == again
 
 
-def test_a_decision_does_not_depend_on_numpy_functions_whose_results_depend_on_the_cpu(roller, monkeypatch):
+def test_a_decision_does_not_depend_on_numpy_functions_whose_results_depend_on_the_cpu(roller, monkeypatch,
+                                                                                      fresh_caches):
     """A 1-ulp change in every numpy function that computes otherwise on another CPU (physics/portable.py)
     leaves the search's survey and throws as they were: its games replay alike on AVX2 and AVX-512 machines
     (README, Determinism). The draws around ev's best carry once went through numpy's exp: the ladder's
@@ -209,6 +210,7 @@ def test_a_decision_does_not_depend_on_numpy_functions_whose_results_depend_on_t
 
     def decide() -> tuple[list, list]:
         """The throws chosen, and every candidate the survey and the decisions rolled (exact floats)."""
+        fresh_caches()  # the survey and calibration are made anew, under the numpy of the moment
         search, rolled = make_policy("search", roller, search_samples=12, voyages=2), []
         considered = search.candidates
         search.candidates = lambda *a: rolled.append(considered(*a)) or rolled[-1]

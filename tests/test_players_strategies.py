@@ -101,7 +101,9 @@ def test_cautious_covers_every_contract_the_fleet_can(roller, cards):
     # every contract the fleet can carry worth carrying (R9)
     state = game(held=(cards, (Card(40, N),)))
     policy = make_policy("cautious", roller, ship_cost=0.0, voyages=4)
-    for plan in policy.plan(Table(state, world(), config(pirate_targets="full_route"), 0), RNG):
+    plans = policy.plan(Table(state, world(), config(pirate_targets="full_route"), 0), RNG)
+    assert sorted(p.card for p in plans) == sorted(cards)  # every contract is sailed
+    for plan in plans:
         assert sum(state.ship(s).displacement for s in plan.ships) >= plan.card.value
 
 

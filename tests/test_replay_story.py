@@ -54,12 +54,12 @@ def test_pirates_set_the_seized_ship_down_at_their_port(story):
     raids = [s for s in story.steps if s.kind == "pirates"]
     assert raids
     ports = {p.name: p.point for p in story.world.pirate_ports}
-    for raid in raids:
-        for event in (m.event for m in raid.events):
-            if isinstance(event, Seized):
-                x, y = raid.after[event.ship][:2]
-                # set down at the port, or on the first ring around it when other dice lie there (placement.py)
-                assert math.dist((x, y), ports[event.port]) <= 1.5 * story.die_size + 1e-9
+    seized = [(raid, m.event) for raid in raids for m in raid.events if isinstance(m.event, Seized)]
+    assert seized, "the fixture game should have a ship seized"
+    for raid, event in seized:
+        x, y = raid.after[event.ship][:2]
+        # set down at the port, or on the first ring around it when other dice lie there (placement.py)
+        assert math.dist((x, y), ports[event.port]) <= 1.5 * story.die_size + 1e-9
 
 
 def test_D17_a_released_ship_is_set_down_between_steps_where_the_record_says(story):

@@ -27,7 +27,7 @@ from somaliland.tune.candidate import base_documents, build
 from somaliland.tune.measures import Estimate
 from somaliland.tune.paths import Named, PathError, get, parse_path, put
 from somaliland.tune.racing import Scored, front, safest, surely_beaten
-from somaliland.tune.search import _race_batch, run_search
+from somaliland.tune.search import Rejected, _race_batch, run_search
 from somaliland.tune.shapes import ShapeError, apply
 from somaliland.tune.spec import Goal
 
@@ -282,6 +282,104 @@ def test_a_rejected_candidate_is_recorded_never_played(tmp_path):
     assert rejected and all(r.values["port_y"] > 22.0 for r in rejected)
     assert all("within 2 cm of a coast" in r.rejected for r in rejected)
     assert {n for n, _ in fake.calls} == {r.number for r in result.trials if not r.rejected}
+
+
+def test_a_candidate_some_of_whose_games_raised_is_rejected_with_the_count_and_first_error(tmp_path):
+    t = tuning_of(BASE)
+    toy = Toy(lambda v: v["port_y"] / 40)
+    plain = toy.evaluate
+
+    def evaluate(jobs, games):  # trial 1's games raise at the second rung
+        found = plain(jobs, games)
+        return {n: "2 of its first 16 games raised (game 5: ValueError: boom)" if n == 1 and games == 16 else e
+                for n, e in found.items()}
+
+    toy.evaluate = evaluate
+    trials = {0: (None, SimpleNamespace(params={"port_y": 19.0})), 1: (None, SimpleNamespace(params={"port_y": 20.0}))}
+    result = _race_batch(t, tmp_path, toy, trials, previous=[])
+    assert result[1] == Rejected("2 of its first 16 games raised (game 5: ValueError: boom)", 16)
+    assert isinstance(result[0], Scored) and result[0].games == 16
+    searched = run_search(t, tmp_path / "search", toy)
+    one = searched.trial(1)
+    assert one.rejected.startswith("2 of its first 16 games raised") and one.scored is None and one.games == 16
+    assert searched.chosen(t).number != 1
+    assert searched.games_spent == sum(s.games for s in searched.played) + 16  # its games count as spent
+
+
+def test_the_evaluator_reads_a_candidates_raised_games_as_its_reason_to_reject_it(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from somaliland.tune import evaluate as ev
+    from somaliland.tune.measures import Games
+
+    empty = pd.DataFrame({"game": []})
+    tables = {"errors": pd.DataFrame({"game": [7, 3, 40], "error": ["KeyError"] * 3, "message": ["'x'"] * 3})}
+    monkeypatch.setattr(ev, "read_table", lambda folder, name: tables.get(name, empty))
+    evaluator = ev.GameEvaluator(tuning_of(BASE), lambda: None, 1)
+    monkeypatch.setattr(evaluator, "play", lambda *a: Games(empty, empty, empty, empty))
+    found = evaluator.evaluate([(4, SimpleNamespace(folder=tmp_path, rules={}))], 16)
+    assert found[4] == ("2 of its first 16 games raised (game 3: KeyError: 'x'); `somaliland study report` on its "
+                        "folder lists them")
+    tables["errors"] = tables["errors"][tables["errors"].game >= 16]  # game 40 is not among the first 16
+    assert isinstance(evaluator.evaluate([(4, SimpleNamespace(folder=tmp_path, rules={}))], 16)[4], tuple)
+
+
+def test_a_candidate_whose_games_cannot_estimate_a_steering_target_is_no_answer(tmp_path):
+    from somaliland.tune.search import SearchResult, TrialResult
+
+    t = tuning_of(BASE)
+    undefined = Scored(0, 16, (Estimate(float("nan"), float("nan"), float("nan"), 16),))  # e.g. no capture at all
+    assert not undefined.defined(t.targets) and undefined.weighted(t.targets) < float("inf")
+    only = SearchResult((TrialResult(0, {"port_y": 20.0}, tmp_path, "", undefined),), 16)
+    assert only.front(t) == [] and only.chosen(t) is None
+    defined = Scored(1, 16, (Estimate(0.3, 0.2, 0.4, 16),))
+    both = SearchResult(only.trials + (TrialResult(1, {"port_y": 21.0}, tmp_path, "", defined),), 16)
+    assert both.chosen(t) is defined
+    from somaliland.tune.report import write_report
+
+    text = write_report(t, tmp_path, only, None, None, 1.0).read_text()
+    assert "**No answer.** The games of none of the 1 candidates played on the full number of games estimate " \
+           "every steering target" in text
+
+
+def test_a_tuning_waits_for_cluster_workers_as_long_as_asked_then_stops(tmp_path):
+    import concurrent.futures as cf
+
+    from somaliland.tune.run import run_tuning
+
+    class Never(cf.Executor):  # a cluster with no worker: nothing submitted ever runs
+        def submit(self, fn, /, *args, **kwargs):
+            return cf.Future()
+
+    said = []
+    with pytest.raises(StudyError, match=r"--cluster: workers: expected a Dask worker to play the games, found "
+                                         r"'none for 0 s'; the finished games are kept"):
+        run_tuning(tuning_of(BASE), BASE, tmp_path / "out", Never, 1, progress=False, cluster_threads=lambda: 0,
+                   worker_wait_s=0.2, say=said.append)
+    assert said == ["no worker left in the cluster: waiting up to 0 s for one to join"]
+    assert (tmp_path / "out" / "optuna.db").exists()  # what the tuning had is kept: the same command resumes
+
+
+def test_an_out_that_is_a_file_or_a_tuning_file_that_is_not_utf8_is_one_located_line(tmp_path, capsys):
+    spec = tmp_path / "t.toml"
+    spec.write_text(BASE)
+    (tmp_path / "file").write_text("")
+    assert main(["tune", str(spec), "--out", str(tmp_path / "file"), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{tmp_path / 'file'}: --out: expected a tuning folder, found 'a file'" in err[0]
+    spec.write_bytes(BASE.encode() + b"# caf\xe9\n")
+    assert main(["tune", str(spec), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    lines = BASE.count("\n") + 1
+    assert len(err) == 1 and f"{spec}: line {lines}: expected UTF-8 text, found 'byte 0xe9'" in err[0]
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(TINY.read_bytes() + b"# caf\xe9\n")
+    assert main(["tune", str(tmp_path / "t2.toml"), "--quiet"]) == 2  # a missing file: one line too
+    (tmp_path / "t2.toml").write_text(BASE.replace(str(TINY), str(latin)))
+    capsys.readouterr()
+    assert main(["tune", str(tmp_path / "t2.toml"), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{latin}: line " in err[0] and "expected UTF-8 text" in err[0]
 
 
 # -- racing and the search, on a toy objective -------------------------------------------------------------
@@ -572,3 +670,12 @@ def test_the_front_figure_starts_a_rate_at_0_unless_a_whisker_reaches_below_it()
         else:
             assert ax.get_ylim()[0] == floor
         plt.close(fig)
+
+
+def test_a_damaged_tuning_manifest_is_one_located_line_and_leaves_the_folder_free(tmp_path):
+    from somaliland.tune.run import _open_folder
+
+    (tmp_path / "tuning.json").write_text("{not json")
+    for _ in range(2):  # the lock was let go: the second try meets the same problem, not "in use by another run"
+        with pytest.raises(StudyError, match=r"tuning.json: \(file\): expected the tuning folder's manifest \(JSON\)"):
+            _open_folder(tuning_of(BASE), BASE, tmp_path)

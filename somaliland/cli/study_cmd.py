@@ -76,39 +76,26 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_study_cmd(args: argparse.Namespace) -> int:
     """Run the study."""
-    import logging
     from dataclasses import replace
 
     from somaliland.study import load_study
-    from somaliland.study.executors import (SCHEDULER_ENV, cluster_address, connect, dask_executors,
-                                            default_workers, local_executors)
+    from somaliland.study.executors import executors_for
     from somaliland.study.runner import run_study
 
     study = load_study(args.study_file)
     if args.games:
         study = replace(study, games_per_cell=args.games)
     out = args.out or args.study_file.resolve().parent / "results" / study.name
-    address = cluster_address(args.cluster)
-    client = watch = None
-    if address:
-        client = connect(address, "--cluster" if args.cluster else f"${SCHEDULER_ENV}")
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)  # the run says what matters, in one line
-        make, workers, watch = dask_executors(client)
-        where = f"Dask cluster {address} ({workers} worker threads)"
-    else:
-        workers = args.workers or default_workers()
-        make = local_executors(workers)
-        where = f"{workers} local worker process{'es' * (workers != 1)}"
+    run = executors_for(args.cluster, args.workers)
     if not args.quiet and not args.json:
         print(f"study {study.name}: {len(study.cells)} cells x {study.games_per_cell} games = {study.total_games} "
-              f"games on {where}; results in {out}", file=sys.stderr)
+              f"games on {run.where}; results in {out}", file=sys.stderr)
     try:
-        summary = run_study(study, args.study_file.read_text(encoding="utf-8"), out, make, workers,
-                            progress=not (args.quiet or args.json), chunk_games=args.chunk, cluster_threads=watch,
+        summary = run_study(study, args.study_file.read_text(encoding="utf-8"), out, run.make, run.workers,
+                            progress=not (args.quiet or args.json), chunk_games=args.chunk, cluster_threads=run.watch,
                             worker_wait_s=args.worker_wait, say=_say)
     finally:
-        if client is not None:
-            client.close()
+        run.close()
     data = {"study": study.name, "out": str(out), "total": summary.total, "done_before": summary.done_before,
             "played": summary.played, "errors": summary.errors, "retried": summary.retried,
             "extra": summary.extra, "notes": list(summary.notes),

@@ -26,6 +26,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                    help="local worker processes (default: one per CPU)")
     p.add_argument("--cluster", default=None, metavar="ADDRESS",
                    help="Dask scheduler address (default: $DASK_SCHEDULER_ADDRESS; none: run locally)")
+    p.add_argument("--worker-wait", type=types.positive_float, default=120.0, metavar="SECONDS",
+                   help="on a cluster: how long to wait with no worker before stopping (default 120; the games "
+                        "finished are kept, and the same command resumes)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(run=run_tune)
@@ -42,21 +45,21 @@ def run_tune(args: argparse.Namespace) -> int:
 
     tuning = load_tuning(args.tuning_file)
     out = args.out or args.tuning_file.resolve().parent / "results" / tuning.name
-    make, workers, where, client = executors_for(args.cluster, args.workers)
-    pool = KeptPool(make) if client is None else None  # one local pool for the tuning's many small studies
-    make = pool or make
+    run = executors_for(args.cluster, args.workers)
+    pool = KeptPool(run.make) if run.client is None else None  # one local pool for the tuning's many small studies
+    make = pool or run.make
     quiet = args.quiet or args.json
     if not quiet:
         print(f"tune {tuning.name}: {tuning.batches * tuning.batch} candidates in batches of {tuning.batch}, rungs "
-              f"{', '.join(map(str, tuning.rungs))} games, on {where}; results in {out}", file=sys.stderr)
+              f"{', '.join(map(str, tuning.rungs))} games, on {run.where}; results in {out}", file=sys.stderr)
     try:
-        summary = run_tuning(tuning, args.tuning_file.read_text(encoding="utf-8"), out, make, workers,
-                             progress=not quiet)
+        summary = run_tuning(tuning, args.tuning_file.read_text(encoding="utf-8"), out, make, run.workers,
+                             progress=not quiet, cluster_threads=run.watch, worker_wait_s=args.worker_wait,
+                             say=None if args.json else _say)
     finally:
         if pool is not None:
             pool.close()
-        if client is not None:
-            client.close()
+        run.close()
     result, v = summary.result, summary.validation
     data = {"tuning": tuning.name, "out": str(out), "trials": len(result.trials),
             "rejected": sum(1 for t in result.trials if t.rejected), "search_games": result.games_spent,
@@ -83,3 +86,8 @@ def run_tune(args: argparse.Namespace) -> int:
                   + f", chosen {fmt(t, c)}" + (f" {held[1]}" if held[1] else ""))
     print(f"report: {summary.report}")
     return 0
+
+
+def _say(text: str) -> None:
+    """Print a note of the run (a change in the cluster, a repaired folder) on standard error."""
+    print(f"somaliland tune: {text}", file=sys.stderr)

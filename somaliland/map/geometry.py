@@ -20,6 +20,9 @@ CENTRE_LINE_LAND_MAX = 0.10  # share of a centre line's length allowed over land
 ZONE_SEA_MIN = 0.5  # share of a destination zone's area that must be sea
 HEADING_TOLERANCE = 90.0  # degrees between a launch heading and the route's direction at the start
 LAUNCH_RUN = 5.0  # cm of open sea a launch needs straight ahead of the start
+DIE = 1.6  # cm: the default die's edge (D1, `RulesConfig.die_size`); zones must hold one, starts keep half one clear
+ZONE_REACH = 2.0  # cm: a leg's destination zone lies within this of its end of the route's centre line
+RADIANS_OFF = 45.0  # degrees: a heading of at most 2π this far off that would fit as radians is taken for radians
 
 Found = list[tuple[KeyPath, str, str]]
 
@@ -51,10 +54,16 @@ def check_document(doc: dict) -> Found:
         zones.setdefault(zone["name"], poly)
         if poly is None or land is None:
             continue
-        sea = 1.0 - poly.intersection(land).area / poly.area
-        if sea < ZONE_SEA_MIN:
+        sea = 1.0 - poly.intersection(land).area / poly.area if poly.area > 0 else 0.0
+        if poly.area > 0 and sea < ZONE_SEA_MIN:
             found.append((("zone", i, "outline"), f"a zone mostly at sea (at least {ZONE_SEA_MIN:.0%} sea)",
                           f"{sea:.0%} sea"))
+        elif (room := _room(poly, board.difference(land))) < DIE ** 2:
+            found.append((("zone", i, "outline"), f"a zone with room to arrive: at least a die's face ({DIE:g} x "
+                          f"{DIE:g} cm) of it where a die's centre can rest wholly at sea (R9)",
+                          f"{room:.2g} cm² of {poly.area:.2g} cm²"))
+            if zones[zone["name"]] is poly:
+                zones[zone["name"]] = None  # its legs are not judged against it
     for name, route in doc["routes"].items():
         found += _route(name, route, board, size, land, zones)
     for i, port in enumerate(doc["pirate_port"]):
@@ -183,6 +192,13 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
         return [(path + ("start",), f"a point on {size}", fmt(x, y))]
     if land is not None and land.covers(start):
         found.append((path + ("start",), "a start at sea", f"{fmt(x, y)}, on land"))
+    elif land is not None and land.distance(start) < DIE / 2:
+        found.append((path + ("start",), f"a start at least half a die ({DIE / 2:g} cm) from land (a ship waits there, "
+                      f"centred on it)", f"{fmt(x, y)}, {land.distance(start):.1f} cm from land"))
+    edge = board.exterior.distance(start)
+    if edge < DIE / 2:
+        found.append((path + ("start",), f"a start at least half a die ({DIE / 2:g} cm) inside the board's edge",
+                      f"{fmt(x, y)}, {edge:.1f} cm from it"))
 
     def progress(p: Point) -> float:
         along = line.project(p)
@@ -195,10 +211,14 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
     if ahead.distance(behind) > 0:
         along = math.degrees(math.atan2(ahead.y - behind.y, ahead.x - behind.x))
         off = abs((leg["heading"] - along + 180.0) % 360.0 - 180.0)
-        if off > HEADING_TOLERANCE:
+        as_radians = abs((math.degrees(leg["heading"]) - along + 180.0) % 360.0 - 180.0)
+        radians = abs(leg["heading"]) <= 2 * math.pi and off > RADIANS_OFF >= as_radians  # fits only as radians
+        if off > HEADING_TOLERANCE or radians:
             found.append((path + ("heading",),
                           f"a heading within {HEADING_TOLERANCE:g} degrees of the {direction}bound route's "
-                          f"direction at the start ({along:.0f})", f"{leg['heading']:g}"))
+                          f"direction at the start ({along:.0f})", f"{leg['heading']:g}"
+                          + (f" (radians? {leg['heading']:g} rad is {math.degrees(leg['heading']):.0f} degrees)"
+                             if radians else "")))
     if land is not None and not land.covers(start):
         run = _open_run(leg["start"], leg["heading"], land, board)
         if run < LAUNCH_RUN:
@@ -214,11 +234,34 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
     if zone.covers(start):
         found.append((path + ("start",), "a start outside its own destination zone",
                       f"{fmt(x, y)}, inside zone {leg['destination']!r}"))
-    elif progress(zone.centroid) <= progress(start):
+        return found
+    end = Point(line.coords[-1] if direction == "north" else line.coords[0])
+    if progress(zone.centroid) <= progress(start):
         found.append((path + ("destination",),
                       f"a zone further {direction} along the route than the start",
                       f"zone {leg['destination']!r} behind the start"))
+    elif zone.distance(end) > ZONE_REACH:  # e.g. another route's zone, pasted
+        found.append((path + ("destination",),
+                      f"the zone at the {direction} end of the route's centre line (within {ZONE_REACH:g} cm of its "
+                      f"{'last' if direction == 'north' else 'first'} point, {fmt(end.x, end.y)})",
+                      f"zone {leg['destination']!r}, {zone.distance(end):.1f} cm from it"))
+    elif land is not None and not land.covers(start) and not _by_sea(start, zone, board, land):
+        found.append((path + ("destination",), "a zone a ship can reach by sea from the start",
+                      f"zone {leg['destination']!r}, cut off from the start's water by land"))
     return found
+
+
+def _room(zone: Polygon, water: BaseGeometry) -> float:
+    """Return the area (cm²) of the zone where a die's centre can rest with the whole die on `water` (R9: a ship
+    arrives when its die's centre rests in the zone; D11: not aground)."""
+    return zone.intersection(water.buffer(-DIE / 2)).area
+
+
+def _by_sea(start: Point, zone: Polygon, board: Polygon, land: BaseGeometry) -> bool:
+    """Return whether the body of water (the board less its land) the start lies in gives the zone room to arrive."""
+    water = board.difference(land)
+    body = next((b for b in getattr(water, "geoms", [water]) if b.covers(start)), None)
+    return body is not None and _room(zone, body) >= DIE ** 2
 
 
 def _open_run(start: list, heading: float, land: BaseGeometry, board: Polygon) -> float:

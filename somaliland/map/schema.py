@@ -6,6 +6,7 @@ import datetime
 import json
 import math
 import re
+import unicodedata
 import sys
 from functools import cache
 from pathlib import Path
@@ -117,7 +118,9 @@ def _control(text: str) -> str:
     """Return the first character of the text the schema's text rule refuses, in words, with its place."""
     refused = re.compile(schema()["$defs"]["text"]["not"]["pattern"])
     k, ch = next((k, ch) for k, ch in enumerate(text) if refused.match(ch))
-    kind = "a line break" if ch in LINE_BREAKS else "a control character"
+    kind = ("a line break" if ch in LINE_BREAKS else "a bidirectional control" if unicodedata.bidirectional(ch) in
+            ("LRE", "RLE", "PDF", "LRO", "RLO", "LRI", "RLI", "FSI", "PDI", "AL") and unicodedata.category(ch) == "Cf"
+            else "an invisible formatting character" if unicodedata.category(ch) == "Cf" else "a control character")
     return f"{kind}, U+{ord(ch):04X}, at character {k + 1}"
 
 

@@ -9,6 +9,7 @@ import concurrent.futures as cf
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from somaliland.study.errors import StudyError
 from somaliland.study.worker import init_local_worker
@@ -184,17 +185,37 @@ def dask_executors(client) -> tuple[Callable[[], cf.Executor], int, Callable[[],
     return (lambda: client.get_executor(pure=False)), threads() or 1, threads
 
 
-def executors_for(cluster: str | None, workers: int | None) -> tuple[Callable[[], cf.Executor], int, str, object]:
-    """Return what --cluster and --workers ask for: an executor factory, the games it runs at once, where
-    they run (for messages) and the Dask client to close afterwards (None for local processes).
+@dataclass(frozen=True)
+class Executors:
+    """Where a run's games are played: what --cluster and --workers ask for."""
+
+    make: Callable[[], cf.Executor]  # returns a fresh executor (called again if a local pool breaks)
+    workers: int  # games run at once
+    where: str  # for messages
+    client: object = None  # the Dask client to close afterwards (None for local processes)
+    watch: Callable[[], int | None] | None = None  # a cluster's worker threads now (None: local)
+
+    def close(self) -> None:
+        """Close the Dask client, if any."""
+        if self.client is not None:
+            self.client.close()
+
+
+def executors_for(cluster: str | None, workers: int | None) -> Executors:
+    """Return what --cluster (else $DASK_SCHEDULER_ADDRESS) and --workers ask for.
+
+    On a cluster, Dask's own logging is quieted: the run says what matters (a lost worker, a wait), in one line.
 
     Raises:
         StudyError: a cluster was asked for and no scheduler answered, or --workers is not positive.
     """
+    import logging
+
     address = cluster_address(cluster)
     if address:
-        client = connect(address)
-        make, threads, _ = dask_executors(client)
-        return make, threads, f"Dask cluster {address} ({threads} worker threads)", client
+        client = connect(address, "--cluster" if cluster else f"${SCHEDULER_ENV}")
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        make, threads, watch = dask_executors(client)
+        return Executors(make, threads, f"Dask cluster {address} ({threads} worker threads)", client, watch)
     workers = workers or default_workers()
-    return local_executors(workers), workers, f"{workers} local worker process{'es' * (workers != 1)}", None
+    return Executors(local_executors(workers), workers, f"{workers} local worker process{'es' * (workers != 1)}")

@@ -123,16 +123,24 @@ def load_study(path: str | Path) -> Study:
             sweep cell) is of the wrong type or range; the message names the file and the key.
     """
     path = Path(path)
+    return parse_study(read_utf8(path, "a readable study file"), str(path), path.resolve().parent)
+
+
+def read_utf8(path: Path, what: str) -> str:
+    """Return a text file's contents.
+
+    Raises:
+        StudyError: the file cannot be read (`what` it should have been), or is not UTF-8 (naming the line).
+    """
     try:
         raw = path.read_bytes()
     except OSError as error:
-        raise StudyError(str(path), "(file)", "a readable study file", error.strerror) from None
+        raise StudyError(str(path), "(file)", what, error.strerror or str(error)) from None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         line = raw[:error.start].count(b"\n") + 1
         raise StudyError(str(path), f"line {line}", "UTF-8 text", f"byte {raw[error.start]:#04x}") from None
-    return parse_study(text, str(path), path.resolve().parent)
 
 
 def _missing(key: str, doc: dict) -> str:

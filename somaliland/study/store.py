@@ -95,7 +95,7 @@ class ResultStore:
             store._recover()
         except OSError as error:
             store._unlock()
-            raise _write_error(out, error) from None
+            raise write_error(out, error) from None
         except BaseException:
             store._unlock()
             raise
@@ -203,7 +203,7 @@ class ResultStore:
             self.journal.flush()
             os.fsync(self.journal.fileno())
         except OSError as error:
-            raise _write_error(self.out / JOURNAL, error) from None
+            raise write_error(self.out / JOURNAL, error) from None
         self.done.add(key)
         self.buffer.append(outcome)
         if len(self.buffer) >= self.chunk_games:
@@ -220,7 +220,7 @@ class ResultStore:
         try:
             self._write_chunk()
         except OSError as error:
-            raise _write_error(self.out, error) from None
+            raise write_error(self.out, error) from None
         if self.journal is not None:
             self.journal.close()
             self.journal = None
@@ -267,7 +267,7 @@ def _atomic_text(path: Path, text: str, staging: Path | None = None) -> None:
     os.replace(tmp, path)
 
 
-def _write_error(path: Path, error: OSError) -> StudyError:
+def write_error(path: Path, error: OSError) -> StudyError:
     return StudyError(str(error.filename or path), "(write)", "a writable results folder with free space",
                       error.strerror or str(error),
                       "the games recorded so far are kept; make room (or fix the permissions) and run the same "

@@ -65,21 +65,30 @@ class GameEvaluator:
     """Plays candidates' games on the study runner and estimates the tuning's targets."""
 
     def __init__(self, tuning: Tuning, make_executor: Callable[[], cf.Executor], workers: int,
-                 on_game: Callable[[Any], None] | None = None) -> None:
+                 on_game: Callable[[Any], None] | None = None,
+                 cluster_threads: Callable[[], int | None] | None = None, worker_wait_s: float = 120.0,
+                 say: Callable[[str], None] | None = None) -> None:
         self.tuning, self.make_executor, self.workers, self.on_game = tuning, make_executor, workers, on_game
+        self.cluster_threads, self.worker_wait_s, self.say = cluster_threads, worker_wait_s, say  # run_study's
 
-    def evaluate(self, jobs: list[tuple[int, Candidate]], games: int) -> dict[int, tuple[Estimate, ...]]:
-        """Play each candidate's first `games` games (those not yet played) and estimate every target."""
-        return {n: self.estimates(self.play(c.folder, MAP_FILE, c.rules, games, self.tuning.master_seed,
-                                            f"{self.tuning.name}-trial-{n:04d}"))
-                for n, c in jobs}
+    def evaluate(self, jobs: list[tuple[int, Candidate]], games: int) -> dict[int, tuple[Estimate, ...] | str]:
+        """Play each candidate's first `games` games (those not yet played) and estimate every target; a
+        candidate some of whose games raised gets why instead (it is rejected: estimates from the games that
+        survived would judge it on a biased sample)."""
+        found: dict[int, tuple[Estimate, ...] | str] = {}
+        for n, c in jobs:
+            played = self.play(c.folder, MAP_FILE, c.rules, games, self.tuning.master_seed,
+                               f"{self.tuning.name}-trial-{n:04d}")
+            found[n] = raised(c.folder, games) or self.estimates(played)
+        return found
 
     def play(self, folder: Path, map_file: str, rules: dict[str, Any], games: int, master: int, name: str) -> Games:
         """Play the first `games` games of a one-cell study in `folder` and return their tables."""
         text = self.tuning.study_text(name, map_file, rules, games, master)
         write_text(folder / STUDY_FILE, text)
         study = parse_study(text, str(folder / STUDY_FILE), folder)
-        run_study(study, text, folder, self.make_executor, self.workers, progress=False, on_game=self.on_game)
+        run_study(study, text, folder, self.make_executor, self.workers, progress=False, on_game=self.on_game,
+                  cluster_threads=self.cluster_threads, worker_wait_s=self.worker_wait_s, say=self.say)
         return first_games(folder, games)
 
     def estimates(self, games: Games) -> tuple[Estimate, ...]:
@@ -100,6 +109,17 @@ def games_where(folder: str | Path, keep: Callable[[Any], Any]) -> Games:
         frame = read_table(folder, table)
         tables[table] = frame[keep(frame)].reset_index(drop=True) if len(frame) else frame
     return Games(**tables)
+
+
+def raised(folder: Path, games: int) -> str:
+    """Return why a candidate is rejected when any of its study folder's first `games` games raised, else ""."""
+    frame = read_table(folder, "errors")
+    frame = frame[frame.game < games] if len(frame) else frame
+    if not len(frame):
+        return ""
+    first = frame.sort_values("game").iloc[0]
+    return (f"{len(frame)} of its first {games} games raised (game {int(first.game)}: {first.error}: "
+            f"{str(first.message)[:160]}); `somaliland study report` on its folder lists them")
 
 
 def errors(folder: Path, games: int) -> int:

@@ -28,6 +28,11 @@ class Scored:
     def _steered(self, targets: tuple[Target, ...]) -> list[tuple[Target, Estimate]]:
         return [(t, e) for t, e in zip(targets, self.estimates) if t.steers]
 
+    def defined(self, targets: tuple[Target, ...]) -> bool:
+        """Return whether the games estimate every steering target (none is undefined, e.g. a share of
+        contracts on a route no contract sailed): only then can the candidate be an answer."""
+        return all(math.isfinite(e.value) for _, e in self._steered(targets))
+
     def losses(self, targets: tuple[Target, ...]) -> tuple[float, ...]:
         """Return each steering target's loss at the estimate (a watched target, weight 0, has none)."""
         return tuple(t.goal.loss(e.value) for t, e in self._steered(targets))

@@ -73,7 +73,12 @@ def write_report(tuning: Tuning, out: Path, result: SearchResult, chosen: int | 
     lines = [f"# Tuning `{tuning.name}`", ""]
     if tuning.question:
         lines += [f"> {tuning.question}", ""]
-    if chosen is None:
+    if chosen is None and result.complete:
+        lines += [f"**No answer.** The games of none of the {len(result.complete)} candidates played on the full "
+                  f"number of games estimate every steering target ({', '.join(label(t) for t in targets if t.steers)}"
+                  "; e.g. a share of contracts on a route none sailed): widen the knobs' ranges or choose targets these "
+                  "games can measure.", ""]
+    elif chosen is None:
         lines += ["**No answer.** No candidate was played on the full number of games "
                   f"({len(rejected)} of {len(result.trials)} were rejected); see below.", ""]
     else:
@@ -87,7 +92,7 @@ def write_report(tuning: Tuning, out: Path, result: SearchResult, chosen: int | 
     every = spent + saved
     lines += ["## Games", "",
               f"- **Search:** {spent} games over {len(result.trials)} candidates ({len(rejected)} rejected by the "
-              f"map check or the rules loader; {sum(stopped.values())} stopped early"
+              f"map check, the rules loader or games that raised; {sum(stopped.values())} stopped early"
               + (": " + ", ".join(f"{n} after {g} games" for g, n in sorted(stopped.items())) if stopped else "")
               + f"; {len(result.complete)} played the full {tuning.top}).",
               f"- **Early stopping saved {saved} games**: playing every candidate the full {tuning.top} games "

@@ -14,8 +14,10 @@ Layout of OUT:
 from __future__ import annotations
 
 import concurrent.futures as cf
+import errno
 import fcntl
 import json
+import os
 import time
 import tomllib
 from collections.abc import Callable
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from somaliland.study.errors import StudyError
 from somaliland.tune.candidate import MAP_FILE, RULES_FILE, base_documents, write_text
-from somaliland.study.store import read_table
+from somaliland.study.store import read_table, write_error
 from somaliland.tune.evaluate import GameEvaluator, errors
 from somaliland.tune.measures import Estimate
 from somaliland.tune.search import Progress, SearchResult, elapsed_store, run_search, trial_folder
@@ -64,36 +66,67 @@ class TuneSummary:
 
 
 def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor: Callable[[], cf.Executor],
-               workers: int, progress: bool = True) -> TuneSummary:
+               workers: int, progress: bool = True, cluster_threads: Callable[[], int | None] | None = None,
+               worker_wait_s: float = 120.0, say: Callable[[str], None] | None = None) -> TuneSummary:
     """Run (or resume) a tuning into `out`: search, validation, chosen files, report.
 
+    Args:
+        cluster_threads, worker_wait_s: on a cluster, its worker threads now, and how long to wait with none
+            before stopping (`study.runner.run_study`).
+        say: called with each change noticed in the cluster and each repair of a candidate's results folder.
+
     Raises:
-        StudyError: `out` holds another tuning, or another run is working in it.
+        StudyError: `out` holds another tuning, another run is working in it, it cannot be written, or the
+            cluster has had no worker for `worker_wait_s` (the games finished so far are kept).
     """
     out = Path(out)
-    lock = _open_folder(tuning, tuning_text, out)
+    if out.exists() and not out.is_dir():
+        raise StudyError(str(out), "--out", "a tuning folder", "a file")
     try:
-        save, total = elapsed_store(out)
-        bar = Progress(progress)
-        evaluator = GameEvaluator(tuning, make_executor, workers, on_game=bar.game)
-        try:
-            result = run_search(tuning, out, evaluator, bar, on_batch=lambda _: save())
-            chosen = result.chosen(tuning)
-            validation = None
-            if chosen is not None:
-                bar.validating(tuning.validation_games + tuning.validation_base_games,
-                               validation_played(tuning, out, chosen.number))
-                validation = validate(tuning, out, evaluator, chosen.number)
-                write_chosen(tuning, out, result, chosen.number, validation)
-                bar.close()
-        finally:
-            save()  # the wall time of an interrupted run counts too
-        from somaliland.tune.report import write_report
-
-        report = write_report(tuning, out, result, chosen.number if chosen else None, validation, total())
-        return TuneSummary(out, result, chosen.number if chosen else None, validation, total(), report, bar.games)
+        lock = _open_folder(tuning, tuning_text, out)
+    except OSError as error:
+        raise _folder_error(error) from None
+    try:
+        return _run(tuning, out, GameEvaluator(tuning, make_executor, workers, cluster_threads=cluster_threads,
+                                               worker_wait_s=worker_wait_s, say=say), progress)
+    except OSError as error:  # the optuna database and every game played so far are kept: the same command resumes
+        if error.filename is None or not Path(os.fsdecode(error.filename)).resolve().is_relative_to(out.resolve()):
+            raise  # not a file of the tuning folder (a cluster's network, a file elsewhere): as it is
+        raise _folder_error(error) from None
     finally:
         lock.close()
+
+
+def _folder_error(error: OSError) -> StudyError:
+    """Return the one-line error for a file of the tuning folder that could not be written or read."""
+    if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS):
+        return write_error(Path(os.fsdecode(error.filename or ".")), error)
+    return StudyError(os.fsdecode(error.filename or "."), "(file)", "a file of the tuning folder that can be read",
+                      error.strerror or str(error), "the games played so far are kept; restore the file (or use "
+                      "another --out) and run the same command again")
+
+
+def _run(tuning: Tuning, out: Path, evaluator: GameEvaluator, progress: bool) -> TuneSummary:
+    """Search, validate the chosen candidate, write its files and the report (`run_tuning`, its folder locked)."""
+    save, total = elapsed_store(out)
+    bar = Progress(progress)
+    evaluator.on_game = bar.game
+    try:
+        result = run_search(tuning, out, evaluator, bar, on_batch=lambda _: save())
+        chosen = result.chosen(tuning)
+        validation = None
+        if chosen is not None:
+            bar.validating(tuning.validation_games + tuning.validation_base_games,
+                           validation_played(tuning, out, chosen.number))
+            validation = validate(tuning, out, evaluator, chosen.number)
+            write_chosen(tuning, out, result, chosen.number, validation)
+            bar.close()
+    finally:
+        save()  # the wall time of an interrupted run counts too
+    from somaliland.tune.report import write_report
+
+    report = write_report(tuning, out, result, chosen.number if chosen else None, validation, total())
+    return TuneSummary(out, result, chosen.number if chosen else None, validation, total(), report, bar.games)
 
 
 def validation_played(tuning: Tuning, out: Path, number: int) -> int:
@@ -167,17 +200,29 @@ def _open_folder(tuning: Tuning, tuning_text: str, out: Path):
         lock.close()
         raise StudyError(str(out), "(folder)", "a tuning folder no other `tune` run is working in",
                          "in use by another run") from None
+    try:
+        _check_manifest(tuning, tuning_text, out)
+    except BaseException:
+        lock.close()  # a retry in this process finds the folder free
+        raise
+    return lock
+
+
+def _check_manifest(tuning: Tuning, tuning_text: str, out: Path) -> None:
+    """Check the folder's manifest names this tuning (or write it), and keep the tuning file as run."""
     manifest = out / MANIFEST
     if manifest.exists():
-        old = json.loads(manifest.read_text(encoding="utf-8"))
-        if old.get("fingerprint") != tuning.fingerprint:
-            lock.close()
+        try:
+            old = json.loads(manifest.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise StudyError(str(manifest), "(file)", "the tuning folder's manifest (JSON)", str(error)[:80],
+                             "it is damaged: use another --out, or delete it only if the folder holds this tuning")
+        if not isinstance(old, dict) or old.get("fingerprint") != tuning.fingerprint:
             raise StudyError(str(out), "fingerprint", f"the folder of the same tuning as {tuning.source} (only name, "
                              f"question, search.trials and [validation] may change between runs); use another --out",
-                             old.get("source"))
+                             old.get("source") if isinstance(old, dict) else old)
     else:
         write_text(manifest, json.dumps({"name": tuning.name, "source": tuning.source,
                                          "fingerprint": tuning.fingerprint, "master_seed": tuning.master_seed,
                                          "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1))
     write_text(out / "tune.toml", tuning_text)
-    return lock

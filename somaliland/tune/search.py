@@ -38,7 +38,17 @@ STUDY_NAME = "tune"
 class Evaluator(Protocol):
     """Plays candidates' first `games` games and estimates every target (one tuple per trial number)."""
 
-    def evaluate(self, jobs: list[tuple[int, Candidate]], games: int) -> dict[int, tuple[Estimate, ...]]: ...
+    def evaluate(self, jobs: list[tuple[int, Candidate]], games: int) -> dict[int, tuple[Estimate, ...] | str]:
+        """Each candidate's estimates after its first `games` games, or why it is rejected."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """Why a candidate was rejected: its files failed the map check or the rules loader (no games), or some of
+    the `games` it played raised."""
+
+    reason: str
+    games: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +60,7 @@ class TrialResult:
     folder: Path
     rejected: str
     scored: Scored | None
+    games: int = 0  # games played by a rejected candidate (some raised); a scored one's are `scored.games`
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +82,8 @@ class SearchResult:
 
     @property
     def games_spent(self) -> int:
-        """Return the games the search played (each candidate up to the rung it reached)."""
-        return sum(s.games for s in self.played)
+        """Return the games the search played (each candidate up to the rung it reached, or was rejected at)."""
+        return sum(s.games for s in self.played) + sum(t.games for t in self.trials if t.rejected)
 
     @property
     def games_saved(self) -> int:
@@ -84,8 +95,9 @@ class SearchResult:
         return next(t for t in self.trials if t.number == number)
 
     def front(self, tuning: Tuning) -> list[Scored]:
-        """Return the Pareto front of the fully evaluated trials, best weighted loss first."""
-        return front(self.complete, tuning.targets)
+        """Return the Pareto front of the fully evaluated trials whose games estimate every steering target,
+        best weighted loss first."""
+        return front([s for s in self.complete if s.defined(tuning.targets)], tuning.targets)
 
     def chosen(self, tuning: Tuning) -> Scored | None:
         """Return the trial of the Pareto front whose weighted loss at the worse end of its intervals is
@@ -126,7 +138,8 @@ def run_search(tuning: Tuning, out: Path, evaluator: Evaluator, progress: Progre
                     told += 1
             previous += [s for s in scored.values() if isinstance(s, Scored)]
             if progress is not None:
-                progress.told(told, best([s for s in previous if s.games >= tuning.top], tuning.targets),
+                progress.told(told, best([s for s in previous if s.games >= tuning.top and s.defined(tuning.targets)],
+                                         tuning.targets),
                               tuning)
             if on_batch is not None:
                 on_batch(k)
@@ -246,27 +259,29 @@ def _suggest(trial, p: Param) -> Any:
 
 
 def _race_batch(tuning: Tuning, out: Path, evaluator: Evaluator, trials: dict[int, tuple[Any, Any]],
-                previous: list[Scored]) -> dict[int, Scored | str]:
+                previous: list[Scored]) -> dict[int, Scored | Rejected]:
     """Build a batch's candidates and play them rung by rung, stopping those surely beaten (and, with
     `keep` below 1, all but the best `keep` share of the batch by weighted loss: successive halving).
 
     Returns each trial's final estimates, or the reason it was rejected.
     """
-    result: dict[int, Scored | str] = {}
+    result: dict[int, Scored | Rejected] = {}
     candidates: dict[int, Candidate] = {}
     for n, (trial, frozen) in trials.items():
         values = frozen.params if trial is None else trial.params
         candidate = build(tuning, values, trial_folder(out, n))
         if candidate.rejected:
-            result[n] = candidate.rejected
+            result[n] = Rejected(candidate.rejected)
         else:
             candidates[n] = candidate
     active = sorted(candidates)
     for r, games in enumerate(tuning.rungs):
         estimates = evaluator.evaluate([(n, candidates[n]) for n in active], games)
         for n in active:
-            result[n] = Scored(n, games, estimates[n])
-        if r == len(tuning.rungs) - 1:
+            found = estimates[n]
+            result[n] = Rejected(found, games) if isinstance(found, str) else Scored(n, games, found)  # str: raised
+        active = [n for n in active if isinstance(result[n], Scored)]
+        if r == len(tuning.rungs) - 1 or not active:
             break
         pool = previous + [s for s in result.values() if isinstance(s, Scored)]
         active = [n for n in active if not surely_beaten(result[n], pool, tuning.targets,  # type: ignore[arg-type]
@@ -278,7 +293,7 @@ def _race_batch(tuning: Tuning, out: Path, evaluator: Evaluator, trials: dict[in
     return result
 
 
-def _tell(study, tuning: Tuning, trial, outcome: Scored | str | None, out: Path) -> None:
+def _tell(study, tuning: Tuning, trial, outcome: Scored | Rejected | None, out: Path) -> None:
     """Record a trial's outcome in its user attributes, then tell Optuna (a rejected candidate fails)."""
     from optuna.trial import TrialState
 
@@ -290,7 +305,9 @@ def _tell(study, tuning: Tuning, trial, outcome: Scored | str | None, out: Path)
         values = list(losses) if tuning.sampler == "nsga2" else [outcome.weighted(tuning.targets)]
         study.tell(trial.number, values)
     else:
-        trial.set_user_attr("rejected", outcome or "not evaluated")
+        trial.set_user_attr("rejected", outcome.reason if outcome else "not evaluated")
+        if outcome and outcome.games:
+            trial.set_user_attr("games", outcome.games)  # played, then rejected: its games raised
         study.tell(trial.number, state=TrialState.FAIL)
 
 
@@ -308,7 +325,8 @@ def collect(study, out: Path, top: int) -> SearchResult:
     for t in sorted(study.get_trials(deepcopy=False), key=lambda t: t.number):
         if t.state.is_finished():
             trials.append(TrialResult(t.number, dict(t.params), trial_folder(out, t.number),
-                                      t.user_attrs.get("rejected", ""), _scored(t)))
+                                      t.user_attrs.get("rejected", ""), _scored(t),
+                                      int(t.user_attrs.get("games", 0)) if "rejected" in t.user_attrs else 0))
     return SearchResult(tuple(trials), top)
 
 

@@ -24,6 +24,7 @@ from somaliland.engine.setup import DEFAULT_MAP
 from somaliland.rules.config import DEFAULT_RULES_FILE, load_rules, rules_from_dict
 from somaliland.rules.errors import RulesConfigError
 from somaliland.study.errors import StudyError
+from somaliland.study.spec import read_utf8
 from somaliland.tune.measures import FILTERS, MEASURES
 from somaliland.tune.paths import KnobPath, PathError, get, is_number, number_slots, parse_path, walk
 from somaliland.tune.shapes import OPS, is_point, points
@@ -217,11 +218,7 @@ def load_tuning(path: str | Path) -> Tuning:
         StudyError: any problem, naming the file and the key.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise StudyError(str(path), "(file)", "a readable tuning file", error.strerror) from None
-    return parse_tuning(text, str(path), path.resolve().parent)
+    return parse_tuning(read_utf8(path, "a readable tuning file"), str(path), path.resolve().parent)
 
 
 def parse_tuning(text: str, source: str, base_dir: Path) -> Tuning:
@@ -240,7 +237,7 @@ def parse_tuning(text: str, source: str, base_dir: Path) -> Tuning:
             raise StudyError(source, key, "a string", value)
     map_path = _file(source, "map", doc.get("map"), base_dir, DEFAULT_MAP)
     rules_path = _file(source, "rules_file", doc.get("rules_file"), base_dir, DEFAULT_RULES_FILE)
-    map_text, rules_text = map_path.read_text(encoding="utf-8"), rules_path.read_text(encoding="utf-8")
+    map_text, rules_text = read_utf8(map_path, "a readable map file"), read_utf8(rules_path, "a readable rules file")
     overrides = doc.get("rules", {})
     if not isinstance(overrides, dict):
         raise StudyError(source, "rules", "a table of rules options", overrides)

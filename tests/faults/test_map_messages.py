@@ -102,7 +102,9 @@ def test_a_closing_point_and_a_harmless_repeated_point_are_accepted(tmp_path):
     ('label = "west passage"', 'label = "west\\u0007passage"', ("routes", "africa", "label"),
      "'west\\x07passage' (a control character, U+0007, at character 5)"),
     ('author = "Somaliland project"', 'author = "\\u202eSomaliland"', ("author",),
-     "'\\u202eSomaliland' (a control character, U+202E, at character 1)"),
+     "'\\u202eSomaliland' (a bidirectional control, U+202E, at character 1)"),
+    ('name = "North-east"', 'name = "North-east\\u200b"', ("zone", 0, "name"),  # a look-alike of another name
+     "'North-east\\u200b' (an invisible formatting character, U+200B, at character 11)"),
     ('name = "Tiny"', 'name = """Ti\nny"""', ("name",), "'Ti\\nny' (a line break, U+000A, at character 3)"),
     ('name = "Cove"', 'name = "Co\\u2028ve"', ("pirate_port", 0, "name"),
      "'Co\\u2028ve' (a line break, U+2028, at character 3)"),
@@ -115,8 +117,22 @@ def test_control_characters_and_line_breaks_in_names_are_refused_where_written(t
         load(file)
     problem = err.value.problems[0]
     assert (problem.path, problem.expected, problem.found) == (
-        path, "text without control characters or line breaks", found)
+        path, "text without control characters, line breaks, bidirectional overrides or invisible characters no script "
+              "needs", found)
     assert problem.line == line_of(file, new.split("\n")[0]) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("old, new, path, expected, found", [
+    ('name = "North-east"', 'name = "North-east "', ("zone", 0, "name"),
+     "a name (unique among its kind) with no space at its start or end", "'North-east '"),
+    ('name = "Cove"', 'name = " "', ("pirate_port", 0, "name"),
+     "a name (unique among its kind) with no space at its start or end", "' '"),
+    ('version = "1.0"', "version = 1.0", ("version",), "a string", "1.0"),  # one problem, not also the text rule's
+    ('label = "west passage"', "label = true", ("routes", "africa", "label"), "a string", "true"),
+])
+def test_a_blank_padded_or_non_text_name_is_one_problem(tmp_path, old, new, path, expected, found):
+    (problem,) = problems(edited(tmp_path, old, new))
+    assert (problem.path, problem.expected, problem.found) == (path, expected, found)
 
 
 def test_names_in_any_script_are_accepted(tmp_path):
