@@ -60,6 +60,8 @@ def test_dice_is_deterministic_for_a_seed():
     (["dice", "--seed", "-1"], "non-negative"),
     (["dice", "--mass", "nan", "--throws", "1"], "die mass = nan"),
     (["bench", "game", "--world", "fast"], "argument --world: invalid choice: 'fast'"),
+    (["dice", "--throws", "2000000"], "expected a positive whole number up to 1,000,000, got 2,000,000"),
+    (["dice", "--throws", "100000", "--plot", "freq.txt"], "--plot freq.txt: expected a .png, .svg or .pdf file name"),
 ])
 def test_bad_input_exits_2_with_a_message_and_no_traceback(args, message):
     out = run(*args)
@@ -143,3 +145,17 @@ def test_bench_fast_times_both_fidelities_and_reads_the_committed_validation():
     for check in data["validation"]:
         assert "missing" not in check, check  # the validation's results are committed
         assert len(check["measures"]) == 12 and min(check["games"]) > 0
+
+
+def test_a_rules_file_that_is_not_utf8_and_a_top_down_figure_of_no_known_format_are_one_line(tmp_path):
+    rules = tmp_path / "rules.toml"
+    rules.write_bytes(b"rounds = 2\n# caf\xe9\n")
+    out = run("play", "--players", "2", "--rules", str(rules))
+    assert out.returncode == 2 and f"{rules}: line 2: expected UTF-8 text, found 'byte 0xe9'" in out.stderr
+    assert "Traceback" not in out.stderr
+    from replay_fixtures import record_game
+
+    record = record_game(tmp_path / "game.jsonl", rounds=1)
+    out = run("replay", str(record), "--round", "1", "--top-down", str(tmp_path / "round.txt"))
+    assert out.returncode == 2 and "--top-down" in out.stderr and "expected a .png, .svg or .pdf file name" in out.stderr
+    assert "Traceback" not in out.stderr and not (tmp_path / "round.txt").exists()

@@ -146,12 +146,24 @@ def test_a_record_older_than_the_D16_D17_R19_options_verifies_as_the_code_before
     (lambda lines: lines[1:], "line 1: expected the \"game\" header first"),
     (lambda lines: ["[1, 2]"] + lines[1:], "line 1: expected a JSON object"),
     (lambda lines: [], "empty record"),
+    (lambda lines: [lines[0].replace('"schema":1', '"schema":99', 1)] + lines[1:],
+     "line 1: a record of schema 99: this version reads schema 1"),
 ])
 def test_broken_records_fail_cleanly_naming_the_line(recorded, tmp_path, mangle, message):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join(mangle(recorded[0].read_text().splitlines())))
     with pytest.raises(RecordError, match=message):
         read_record(bad)
+
+
+def test_a_record_that_is_not_text_names_its_line_and_an_unreadable_one_names_no_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"kind":"game"}\n{"kind":"caf\xe9"}\n')
+    with pytest.raises(RecordError, match=r"bad.jsonl, line 2: not UTF-8 text \(byte 0xe9\)"):
+        read_record(bad)
+    with pytest.raises(RecordError) as missing:
+        read_record(tmp_path / "nope.jsonl")
+    assert str(missing.value).startswith(f"{tmp_path / 'nope.jsonl'}: cannot read: ")
 
 
 def test_account_tells_rounds_and_final_table(recorded):

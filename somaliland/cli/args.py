@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from pathlib import Path
 
 from somaliland.units import MM
 
@@ -53,6 +54,18 @@ def positive_int(text: str) -> int:
     return v
 
 
+def positive_int_at_most(limit: int):
+    """Return an argparse type reading a positive whole number no larger than `limit`."""
+
+    def read(text: str) -> int:
+        v = positive_int(text)
+        if v > limit:
+            raise argparse.ArgumentTypeError(f"expected a positive whole number up to {limit:,}, got {v:,}")
+        return v
+
+    return read
+
+
 def positive_float(text: str) -> float:
     """Read a positive finite number."""
     try:
@@ -73,3 +86,18 @@ def seed(text: str) -> int:
     if v < 0:
         raise argparse.ArgumentTypeError(f"seed: expected a non-negative whole number, got {v}")
     return v
+
+
+FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def figure_file(option: str, path: str | Path) -> None:
+    """Check, before any work, that a figure's file name says a format it can be drawn in.
+
+    Raises:
+        UsageError: the name ends otherwise (names the option and the formats).
+    """
+    from somaliland.errors import UsageError
+
+    if Path(path).suffix.lower() not in FIGURE_SUFFIXES:
+        raise UsageError(f"{option} {path}: expected a .png, .svg or .pdf file name")

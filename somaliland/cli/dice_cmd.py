@@ -9,6 +9,8 @@ import sys
 from somaliland.cli import args as types
 from somaliland.units import GRAM, MM
 
+MAX_THROWS = 1_000_000  # a bound on a typo: a million throws take hours of one core
+
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add the command to the parser."""
@@ -22,7 +24,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--size", type=types.size_mm, default=(0.016, 0.016, 0.016),
                    help="edge length in mm: S for a cube or X,Y,Z (default 16)")
     p.add_argument("--mass", type=float, default=4.0, help="mass in grams (default 4)")
-    p.add_argument("--throws", type=types.positive_int, default=600, help="number of throws (default 600)")
+    p.add_argument("--throws", type=types.positive_int_at_most(MAX_THROWS), default=600,
+                   help=f"number of throws (default 600, at most {MAX_THROWS:,})")
     p.add_argument("--seed", type=types.seed, default=0, help="random seed of the throws (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument("--plot", metavar="OUT.png", help="draw the frequencies with their intervals")
@@ -36,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
     from somaliland.boards import default_board
     from somaliland.seeding import make_rng
 
+    if args.plot:
+        types.figure_file("--plot", args.plot)  # before the throws, not after
     spec = DieSpec(faces=args.faces, size=args.size, mass=args.mass * GRAM)
     roller = make_roller()
     try:

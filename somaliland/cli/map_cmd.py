@@ -137,12 +137,10 @@ def _point(xy):
 
 def run_show(args: argparse.Namespace) -> int:
     """Draw the board."""
-    from somaliland.errors import UsageError
     from somaliland.map import load
     from somaliland.map.render import render
 
-    if Path(args.output).suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise UsageError(f"-o {args.output}: expected a .png, .svg or .pdf file name")
+    types.figure_file("-o", args.output)
     render(load(args.file), args.output, dpi=args.dpi)
     print(f"wrote {args.output}")
     return 0

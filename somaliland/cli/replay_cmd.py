@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
         if args.round is None:
             raise UsageError("--top-down draws one round: give --round")
+        types.figure_file("--top-down", args.top_down)
         draw_round(story, args.round, args.top_down, turn=args.turn)
         print(f"Wrote {args.top_down}: round {args.round} from above")
     if args.html is not None:

@@ -26,6 +26,7 @@ from somaliland.engine.decisions import Answer, DraftRequest, LaunchRequest, Pla
 from somaliland.engine.encode import plain, rules_json
 from somaliland.engine.events import (Deal, DraftPick, Event, Header, LaunchPass, Planned, Stamped, Thrown, TurnBegun,
                                       encode, final_table, scores)
+from somaliland.engine.record import RECORD_SCHEMA
 from somaliland.engine.setup import GameSetup, Seat, check_roller
 from somaliland.machine import fingerprint
 from somaliland.map.model import Map
@@ -39,7 +40,6 @@ from somaliland.rules.game import throw_scene
 from somaliland.rules.state import GameState
 from somaliland.seeding import make_rng
 
-RECORD_SCHEMA = 1
 PolicyFactory = Callable[[str, Roller, dict[str, Any]], Policy]
 GameSteps = Generator[Request, Answer, "GameResult"]
 

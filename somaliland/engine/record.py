@@ -13,12 +13,14 @@ from typing import IO, Any
 from somaliland.engine.events import KINDS, EventError, Final, Header, Stamped, decode
 from somaliland.errors import SomalilandError
 
+RECORD_SCHEMA = 1  # the record format's version, in every header (`Header.schema`)
+
 
 class RecordError(SomalilandError):
     """A game record that cannot be read: names the file, the line and what is wrong."""
 
     def __init__(self, path: str, line: int, problem: str) -> None:
-        super().__init__(f"{path}, line {line}: {problem}")
+        super().__init__(f"{path}, line {line}: {problem}" if line else f"{path}: {problem}")  # 0: the whole file
         self.path, self.line, self.problem = path, line, problem
 
 
@@ -79,11 +81,13 @@ def read_record(path: str | Path, whole: bool = True) -> list[dict[str, Any]]:
     """
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
+        text = raw.decode("utf-8")
     except OSError as error:
         raise RecordError(name, 0, f"cannot read: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(name, 0, "not a text file") from None
+    except UnicodeDecodeError as error:
+        raise RecordError(name, raw[:error.start].count(b"\n") + 1,
+                          f"not UTF-8 text (byte {raw[error.start]:#04x}): not a game record") from None
     events = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -101,6 +105,8 @@ def read_record(path: str | Path, whole: bool = True) -> list[dict[str, Any]]:
     if KINDS.get(head["kind"]) is not Header:
         raise RecordError(name, 1, f"expected the \"game\" header first, found \"{head['kind']}\"")
     decode_at(head, 1, name)  # names a field the header lacks or garbles
+    if head.get("schema") != RECORD_SCHEMA:
+        raise RecordError(name, 1, f"a record of schema {head.get('schema')!r}: this version reads schema {RECORD_SCHEMA}")
     if whole and KINDS.get(events[-1]["kind"]) is not Final:
         raise RecordError(name, len(text.splitlines()), "the record ends before the game does (no \"final\" line)")
     return events

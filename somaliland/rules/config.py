@@ -209,9 +209,13 @@ def load_rules(path: str | Path) -> RulesConfig:
     """
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+        data = tomllib.loads(raw.decode("utf-8"))
     except OSError as error:
         raise RulesConfigError(str(path), "(file)", "a readable rules file", error.strerror) from None
+    except UnicodeDecodeError as error:
+        line = raw[:error.start].count(b"\n") + 1
+        raise RulesConfigError(str(path), f"line {line}", "UTF-8 text", f"byte {raw[error.start]:#04x}") from None
     except tomllib.TOMLDecodeError as error:
         raise RulesConfigError(str(path), "(syntax)", "valid TOML", str(error)) from None
     return rules_from_dict(data, str(path))
