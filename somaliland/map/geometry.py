@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 from shapely import LineString, Point, Polygon, box, is_valid_reason, unary_union
 from shapely.geometry.base import BaseGeometry
@@ -48,24 +49,25 @@ def check_document(doc: dict) -> Found:
              for i, land in enumerate(doc["land"])]
     # None: some land is broken, so nothing can be judged against the coast
     land = None if None in lands else unary_union(lands) if lands else Polygon()
+    sea = None if land is None else Sea.of(board, land)
     zones: dict[str, Polygon | None] = {}
     for i, zone in enumerate(doc["zone"]):
         poly = _shape(found, ("zone", i), zone["outline"], None, board, size)
         zones.setdefault(zone["name"], poly)
         if poly is None or land is None:
             continue
-        sea = 1.0 - poly.intersection(land).area / poly.area if poly.area > 0 else 0.0
-        if poly.area > 0 and sea < ZONE_SEA_MIN:
+        share = 1.0 - poly.intersection(land).area / poly.area if poly.area > 0 else 0.0
+        if poly.area > 0 and share < ZONE_SEA_MIN:
             found.append((("zone", i, "outline"), f"a zone mostly at sea (at least {ZONE_SEA_MIN:.0%} sea)",
-                          f"{sea:.0%} sea"))
-        elif (room := _room(poly, board.difference(land))) < DIE ** 2:
+                          f"{share:.0%} sea"))
+        elif (room := sea.room(poly)) < DIE ** 2:
             found.append((("zone", i, "outline"), f"a zone with room to arrive: at least a die's face ({DIE:g} x "
                           f"{DIE:g} cm) of it where a die's centre can rest wholly at sea (R9)",
                           f"{room:.2g} cm² of {poly.area:.2g} cm²"))
             if zones[zone["name"]] is poly:
                 zones[zone["name"]] = None  # its legs are not judged against it
     for name, route in doc["routes"].items():
-        found += _route(name, route, board, size, land, zones)
+        found += _route(name, route, board, size, land, sea, zones)
     for i, port in enumerate(doc["pirate_port"]):
         found += _port(("pirate_port", i, "at"), port["at"], board, size, land)
     return found
@@ -154,7 +156,7 @@ def _line_crossing(points: list[tuple[float, float]]) -> tuple[KeyPath, str]:
     return (), "a line crossing itself"
 
 
-def _route(name: str, route: dict, board: Polygon, size: str, land: BaseGeometry | None,
+def _route(name: str, route: dict, board: Polygon, size: str, land: BaseGeometry | None, sea: Sea | None,
            zones: dict[str, Polygon | None]) -> Found:
     """Return the problems of one route (`land` None: a land is broken, so nothing is judged against it)."""
     found: Found = []
@@ -178,12 +180,12 @@ def _route(name: str, route: dict, board: Polygon, size: str, land: BaseGeometry
                       f"a centre line mostly at sea (at most {CENTRE_LINE_LAND_MAX:.0%} of it over land)",
                       f"{on_land:.0%} of it over land"))
     for direction in ("north", "south"):
-        found += _leg(path + (direction,), direction, route[direction], line, board, size, land, zones)
+        found += _leg(path + (direction,), direction, route[direction], line, board, size, land, sea, zones)
     return found
 
 
 def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Polygon, size: str,
-         land: BaseGeometry | None, zones: dict[str, Polygon | None]) -> Found:
+         land: BaseGeometry | None, sea: Sea | None, zones: dict[str, Polygon | None]) -> Found:
     """Return the problems of one leg; a broken land or destination zone leaves the checks that need it."""
     found: Found = []
     x, y = leg["start"]
@@ -245,23 +247,34 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
                       f"the zone at the {direction} end of the route's centre line (within {ZONE_REACH:g} cm of its "
                       f"{'last' if direction == 'north' else 'first'} point, {fmt(end.x, end.y)})",
                       f"zone {leg['destination']!r}, {zone.distance(end):.1f} cm from it"))
-    elif land is not None and not land.covers(start) and not _by_sea(start, zone, board, land):
+    elif sea is not None and not land.covers(start) and sea.room(zone, start) < DIE ** 2:
         found.append((path + ("destination",), "a zone a ship can reach by sea from the start",
                       f"zone {leg['destination']!r}, cut off from the start's water by land"))
     return found
 
 
-def _room(zone: Polygon, water: BaseGeometry) -> float:
-    """Return the area (cm²) of the zone where a die's centre can rest with the whole die on `water` (R9: a ship
-    arrives when its die's centre rests in the zone; D11: not aground)."""
-    return zone.intersection(water.buffer(-DIE / 2)).area
+@dataclass(frozen=True)
+class Sea:
+    """The board's water (the board less its land) and where on it a die's centre can rest with the whole die on
+    water (R9: a ship arrives when its die's centre rests in the zone; D11: not aground), made once per map."""
 
+    water: BaseGeometry
+    berths: BaseGeometry
 
-def _by_sea(start: Point, zone: Polygon, board: Polygon, land: BaseGeometry) -> bool:
-    """Return whether the body of water (the board less its land) the start lies in gives the zone room to arrive."""
-    water = board.difference(land)
-    body = next((b for b in getattr(water, "geoms", [water]) if b.covers(start)), None)
-    return body is not None and _room(zone, body) >= DIE ** 2
+    @classmethod
+    def of(cls, board: Polygon, land: BaseGeometry) -> "Sea":
+        """Return the sea of a board with its land."""
+        water = board.difference(land)
+        return cls(water, water.buffer(-DIE / 2))
+
+    def room(self, zone: Polygon, start: Point | None = None) -> float:
+        """Return the area (cm²) of the zone where a die's centre can rest wholly at sea: anywhere, or (with
+        `start`) in the body of water the start lies in (0 if it lies in none)."""
+        room = zone.intersection(self.berths)
+        if start is not None:
+            body = next((b for b in getattr(self.water, "geoms", [self.water]) if b.covers(start)), None)
+            room = room.intersection(body) if body is not None else Polygon()
+        return room.area
 
 
 def _open_run(start: list, heading: float, land: BaseGeometry, board: Polygon) -> float:
