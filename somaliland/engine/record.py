@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from somaliland.engine.events import KINDS, EventError, Final, Header, Stamped, decode
-from somaliland.errors import SomalilandError
+from somaliland.errors import SomalilandError, undecodable
 
 RECORD_SCHEMA = 1  # the record format's version, in every header (`Header.schema`)
 
@@ -86,8 +86,8 @@ def read_record(path: str | Path, whole: bool = True) -> list[dict[str, Any]]:
     except OSError as error:
         raise RecordError(name, 0, f"cannot read: {error.strerror}") from None
     except UnicodeDecodeError as error:
-        raise RecordError(name, raw[:error.start].count(b"\n") + 1,
-                          f"not UTF-8 text (byte {raw[error.start]:#04x}): not a game record") from None
+        line, byte = undecodable(raw, error)
+        raise RecordError(name, line, f"not UTF-8 text ({byte}): not a game record") from None
     events = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():

@@ -7,6 +7,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
+from somaliland.errors import undecodable
 from somaliland.map.document import build
 from somaliland.map.errors import KeyPath, MapError, Problem
 from somaliland.map.geometry import check_document
@@ -72,8 +73,8 @@ def _parse(raw: bytes, source: str) -> tuple[dict, list[Problem]]:
     try:
         text = raw.decode("utf-8-sig")  # editors on Windows may start the file with a byte-order mark
     except UnicodeDecodeError as exc:
-        return {}, [Problem(source, (), "UTF-8 text", f"byte {raw[exc.start]:#04x} at offset {exc.start}",
-                            raw[:exc.start].count(b"\n") + 1)]
+        line, byte = undecodable(raw, exc)
+        return {}, [Problem(source, (), "UTF-8 text", f"{byte} at offset {exc.start}", line)]
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

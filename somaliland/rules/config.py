@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from somaliland.errors import undecodable
 from somaliland.rules.errors import RulesConfigError
 from somaliland.rules.fleet import DEFAULT_FLEET, ShipSpec
 
@@ -214,8 +215,8 @@ def load_rules(path: str | Path) -> RulesConfig:
     except OSError as error:
         raise RulesConfigError(str(path), "(file)", "a readable rules file", error.strerror) from None
     except UnicodeDecodeError as error:
-        line = raw[:error.start].count(b"\n") + 1
-        raise RulesConfigError(str(path), f"line {line}", "UTF-8 text", f"byte {raw[error.start]:#04x}") from None
+        line, byte = undecodable(raw, error)
+        raise RulesConfigError(str(path), f"line {line}", "UTF-8 text", byte) from None
     except tomllib.TOMLDecodeError as error:
         raise RulesConfigError(str(path), "(syntax)", "valid TOML", str(error)) from None
     return rules_from_dict(data, str(path))

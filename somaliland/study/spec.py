@@ -25,6 +25,7 @@ from physics import PhysicsInputError, SimSettings
 from physics.settings import CHOICE_FIELDS as PHYSICS_CHOICES
 from physics.settings import INTEGER_FIELDS as PHYSICS_INTS
 from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat
+from somaliland.errors import undecodable
 from somaliland.players.hand import ThrowSkill
 from somaliland.players.strategies import REMOVED
 from somaliland.rules.config import RulesConfig, rules_from_dict
@@ -139,8 +140,8 @@ def read_utf8(path: Path, what: str) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = raw[:error.start].count(b"\n") + 1
-        raise StudyError(str(path), f"line {line}", "UTF-8 text", f"byte {raw[error.start]:#04x}") from None
+        line, byte = undecodable(raw, error)
+        raise StudyError(str(path), f"line {line}", "UTF-8 text", byte) from None
 
 
 def _missing(key: str, doc: dict) -> str:
