@@ -113,8 +113,7 @@ def games_where(folder: str | Path, keep: Callable[[Any], Any]) -> Games:
 
 def raised(folder: Path, games: int) -> str:
     """Return why a candidate is rejected when any of its study folder's first `games` games raised, else ""."""
-    frame = read_table(folder, "errors")
-    frame = frame[frame.game < games] if len(frame) else frame
+    frame = _raised(folder, games)
     if not len(frame):
         return ""
     first = frame.sort_values("game").iloc[0]
@@ -124,5 +123,10 @@ def raised(folder: Path, games: int) -> str:
 
 def errors(folder: Path, games: int) -> int:
     """Return how many of a study folder's first `games` games raised."""
+    return len(_raised(folder, games))
+
+
+def _raised(folder: Path, games: int):
+    """Return the error rows of a study folder's first `games` games (a DataFrame, empty if none raised)."""
     frame = read_table(folder, "errors")
-    return int((frame.game < games).sum()) if len(frame) else 0
+    return frame[frame.game < games] if len(frame) else frame
