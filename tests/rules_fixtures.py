@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from shapely import LineString, box
 
-from physics import Contact, DieRest, OffBoard, Pose, RollResult, TipOver
+from physics import Contact, DiePath, DieRest, OffBoard, Pose, RollResult, TipOver
 from physics.dice import resting_orientation
 from somaliland.map.model import Direction, Land, Leg, Map, PiratePort, Route
 from somaliland.rules import Card, GameState, Holding, RulesConfig, Status, new_game
@@ -82,9 +82,23 @@ def rest(name: str, x: float, y: float, face: int = 4, value: int = 1, yaw: floa
     return DieRest(name, (x, y, HALF), resting_orientation(face, yaw), face, value, 0.0, False)
 
 
+def still_path(r: DieRest) -> DiePath:
+    """Return a path of one sample: the die lying at its rest (a scripted roll says nothing of its way there)."""
+    return DiePath(r.name, (1.0,), (r.position,), (r.orientation,))
+
+
+def slide(name: str, *points: tuple[float, float], height: float = HALF, dt: float = 1 / 60) -> DiePath:
+    """Return a die's path sliding flat (+z up) through these points, one sample at each, `height` its centre's."""
+    return DiePath(name, tuple(k * dt for k in range(len(points))), tuple((x, y, height) for x, y in points),
+                   tuple(resting_orientation(4) for _ in points))
+
+
 def roll(thrown: DieRest, *others: DieRest, contacts: tuple[tuple[str, str], ...] = (),
-         tipovers: tuple[TipOver, ...] = (), off_board: tuple[OffBoard, ...] = ()) -> RollResult:
-    """Return a scripted roll result."""
-    return RollResult(thrown=thrown, moved=(thrown,) + others, paths=(),
+         tipovers: tuple[TipOver, ...] = (), off_board: tuple[OffBoard, ...] = (),
+         paths: tuple[DiePath, ...] = ()) -> RollResult:
+    """Return a scripted roll result; a moved die without a given path has one sample where it rests."""
+    given = {p.name: p for p in paths}
+    moved = (thrown,) + others
+    return RollResult(thrown=thrown, moved=moved, paths=tuple(given.get(r.name) or still_path(r) for r in moved),
                       contacts=tuple(Contact(a, b, 0.1, 0.2) for a, b in contacts), tipovers=tipovers,
                       off_board=off_board, settle_time=1.0, steps=240, cap_hit=False)

@@ -30,6 +30,7 @@ launch_pass_is_final = false
 pirates_ignore = ["arrived", "held", "aground"]
 held_release = "where_seized"
 release_spot = "in_port"
+after_release = "held"
 pirate_targets = "any_route"
 lost_turns = "add_up"
 pitchcar_order = "hindmost_first"
@@ -38,6 +39,7 @@ turns_per_round = 7
 max_moves = 5
 launch_is_first_move = false
 grounding = "footprint"
+grounding_on = "rest"
 collision_both_lose_turn = false
 tipped_over = "top_value"
 off_board = "move_start"
@@ -46,6 +48,7 @@ final_tie = "random"
 throw_tolerance_mm = 50
 launch_heading_tolerance_deg = 90
 touch_tolerance_mm = 2
+coast_tolerance_mm = 5
 
 [[fleet]]
 name = "big"
@@ -71,12 +74,14 @@ def test_defaults_are_the_rulings_as_written() -> None:
     assert c.launch_pass_is_final  # D7
     assert c.pirates_ignore == ("arrived", "held") and c.held_release == "port"  # D8
     assert c.release_spot == "open_sea"  # D17
+    assert c.after_release == "at_sea"  # D20
     assert c.pirate_targets == "full_route"  # D15
     assert c.lost_turns == "once"  # D16
     assert c.pitchcar_ties == "turn_order"  # D9 ties
     assert c.pitchcar_order == "furthest_first"  # D9
     assert (c.turns_per_round, c.max_moves, c.launch_is_first_move) == (6, 6, True)  # D10, R15
     assert c.grounding == "bottom_centre"  # D11
+    assert c.grounding_on == "path" and c.coast_tolerance == pytest.approx(0.003)  # D19
     assert c.collision_both_lose_turn and c.tipped_over == "top_face"  # D12
     assert c.off_board == "nearest_sea" and c.off_board_arrival == "later_move"  # D13, R19
     assert c.final_tie == "shared"  # D14
@@ -98,6 +103,7 @@ def test_every_field_loads_from_toml(tmp_path: Path) -> None:
     assert c.die_size == pytest.approx(0.020) and c.die_mass == pytest.approx(0.0075)
     assert c.launch_heading_tolerance == pytest.approx(math.pi / 2)
     assert c.throw_tolerance == pytest.approx(0.05) and c.touch_tolerance == pytest.approx(0.002)
+    assert c.coast_tolerance == pytest.approx(0.005)
     assert c.pirates_ignore == ("arrived", "held", "aground")
 
 

@@ -13,7 +13,7 @@ from rules_fixtures import N, S, config, game, place, pose, rest, roll, world
 from somaliland.map.model import Land, PiratePort
 from somaliland.rules import Card, Status, apply_roll, lose_turn, nearest, seize, throwable
 from somaliland.rules.accidents import footprint
-from somaliland.rules.events import Released, TurnSkipped
+from somaliland.rules.events import Arrived, Released, Seized, TurnSkipped
 from somaliland.rules.placement import clear_pose, open_sea, open_sea_toward
 
 SOMALIA_N = dict(card=Card(30, N), route="somalia", sailed_turn=1)
@@ -72,15 +72,29 @@ def test_D8_nobody_is_seized_when_no_ship_is_at_sea() -> None:
     assert seize(state, world(), config()) == (state, ())
 
 
-def test_D8_a_held_ship_is_released_after_its_lost_turn_and_sails_on_from_the_port() -> None:
+def test_D8_D20_a_held_ship_is_released_after_its_lost_turn_and_is_then_a_ship_at_sea() -> None:
     state = fleet_at(("red-8", 0.72, 0.67))
     state, _ = seize(state, world(), config())
+    assert state.ship("red-8").status is Status.HELD  # held (immune) while it serves its lost turn (D8)
+    assert seize(state, world(), config())[0].sheets[0].ransom == 2  # not taken again while held
     state, _ = lose_turn(replace(state, turn=2), "red-8", world(), config())
+    red = state.ship("red-8")
+    assert (red.status, red.held_in, red.seized_from) == (Status.AT_SEA, "", None)  # D20: at sea like any other
+    state, events = seize(state, world(), config())
+    assert [e.ship for e in events if isinstance(e, Seized)] == ["red-8"]  # the nearest again: taken again (D20)
+    assert state.sheets[0].ransom == 4
+
+
+def test_D8_D20_variant_held_a_released_ship_stays_immune_until_it_sails() -> None:
+    cfg = config(after_release="held")
+    state = fleet_at(("red-8", 0.72, 0.67))
+    state, _ = seize(state, world(), cfg)
+    state, _ = lose_turn(replace(state, turn=2), "red-8", world(), cfg)
     assert state.ship("red-8").status is Status.HELD  # still held (immune) until it sails
-    state, _ = seize(state, world(), config())
+    state, _ = seize(state, world(), cfg)
     assert state.sheets[0].ransom == 2  # not taken again from its port
     state = replace(state, turn=3)
-    state, _ = apply_roll(state, "red-8", roll(rest("red-8", 0.72, 0.60)), world(), config())
+    state, _ = apply_roll(state, "red-8", roll(rest("red-8", 0.72, 0.60)), world(), cfg)
     assert state.ship("red-8").status is Status.AT_SEA
 
 
@@ -240,7 +254,7 @@ def test_D17_a_ship_held_in_a_port_on_land_is_released_at_the_nearest_open_sea()
     red = state.ship("red-8")
     # rings 8 mm apart round the port: rings 1-2 reach only x = 0.506; ring 3 due east is the first at sea
     assert red.pose.position == pytest.approx((0.514, 0.45, 0.008))
-    assert (red.status, red.skip) == (Status.HELD, 0)  # free to sail, still immune until it does (D8)
+    assert (red.status, red.skip) == (Status.AT_SEA, 0)  # set down once, then a ship at sea (D20)
     assert events == (TurnSkipped("red-8", "held"), Released("red-8", "hobyo", red.pose.position[:2]))
     assert not inland_port().land.intersects(footprint(red.pose, 0.016))
 
@@ -339,3 +353,44 @@ def test_D17_when_nothing_is_two_edges_clear_the_spot_with_the_most_room_is_take
     strip = box(0.58, 0.3099, 0.64, 0.3101)
     spot = clear_pose(pose(0.61, 0.31), (0.61, 0.31), [pose(0.605, 0.31)], world(), 0.016, strip)
     assert spot.position[:2] == pytest.approx((0.634, 0.31))  # ring 3 east: 13 mm of water, the most there is
+
+
+def _released_red_8(cfg):
+    """Return red-8 seized at sea near bosaso and released at its lost turn (turn 2), with the release's events."""
+    state = fleet_at(("red-8", 0.72, 0.67))
+    state, _ = seize(state, world(), cfg)
+    return lose_turn(replace(state, turn=2), "red-8", world(), cfg)
+
+
+def test_D20_a_released_ship_that_loses_another_turn_stays_where_it_lies() -> None:
+    state, events = _released_red_8(config())
+    assert [type(e) for e in events] == [TurnSkipped, Released]
+    at = state.ship("red-8").pose.position
+    state = place(state, "green-6a", at[0], at[1] - 0.03, **SOMALIA_N)  # green strikes it in turn 3
+    state = replace(state, turn=3)
+    state, _ = apply_roll(state, "green-6a", roll(rest("green-6a", at[0], at[1] - 0.017), contacts=(("green-6a", "red-8"),)),
+                          world(), config())
+    assert (state.ship("red-8").status, state.ship("red-8").skip) == (Status.LOST_TURN, 1)
+    state, events = lose_turn(replace(state, turn=4), "red-8", world(), config())
+    assert events == (TurnSkipped("red-8", "lost_turn"),)  # not released again: one set-down per seizure
+    assert state.ship("red-8").pose.position == at
+
+
+def test_D20_variant_held_a_lost_turn_before_it_sails_releases_it_again() -> None:
+    cfg = config(after_release="held")
+    state, _ = _released_red_8(cfg)
+    state = replace(state, ships=tuple(replace(s, skip=1) if s.id == "red-8" else s for s in state.ships))
+    state, events = lose_turn(replace(state, turn=3), "red-8", world(), cfg)
+    assert [type(e) for e in events] == [TurnSkipped, Released]  # the reading before D20
+
+
+def test_D20_a_released_ship_pushed_into_its_destination_arrives() -> None:
+    state, _ = _released_red_8(config())
+    at = state.ship("red-8").pose.position
+    state = place(state, "green-6a", at[0], at[1] - 0.03, **SOMALIA_N)
+    state = replace(state, turn=3)
+    pushed = rest("red-8", 0.62, 0.80)  # into somalia's north zone (x 0.55-0.70, y 0.75-0.88)
+    state, events = apply_roll(state, "green-6a", roll(rest("green-6a", at[0], at[1] - 0.017), pushed,
+                                                        contacts=(("green-6a", "red-8"),)), world(), config())
+    assert Arrived("red-8", "somalia", "north") in events
+    assert state.ship("red-8").status is Status.ARRIVED

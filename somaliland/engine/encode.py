@@ -18,7 +18,8 @@ from somaliland.rules.planning import Plan
 PATH_DECIMALS = 6
 # Rules options younger than the record format, with the behaviour of the code before them: a record whose
 # header lacks one was played that way, so it still verifies (D16, D17, R19/D13).
-BEFORE_OPTIONS = {"lost_turns": "add_up", "release_spot": "in_port", "off_board_arrival": "same_throw"}
+BEFORE_OPTIONS = {"lost_turns": "add_up", "release_spot": "in_port", "off_board_arrival": "same_throw",
+                  "grounding_on": "rest", "after_release": "held"}
 
 
 _LEAVES = frozenset({float, int, str, bool, type(None)})

@@ -35,9 +35,16 @@ from somaliland.rules import (apply_plans, apply_roll, begin_turn, drafter, end_
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.contracts import Draft
 from somaliland.rules.errors import IllegalActionError, RollMismatchError
-from somaliland.rules.events import Failed, Fulfilled, Seized, TurnSkipped
+from somaliland.rules.events import (Arrived, Collision, Failed, Fulfilled, Grounded, Launched, LostTurn, Replaced,
+                                     Seized, Sunk, Tipped, TurnSkipped)
+from somaliland.rules.landfall import Landfall
 from somaliland.rules.game import draft_of, start_game
 from somaliland.rules.state import GameState
+
+
+# the kinds of line `apply_roll` tells after a throw
+ROLL_KINDS = frozenset(cls.__dataclass_fields__["kind"].default  # type: ignore[attr-defined]
+                       for cls in (Launched, Grounded, Collision, Tipped, Sunk, Replaced, LostTurn, Arrived))
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +93,7 @@ class _Fold:
     """The fold's bookkeeping between lines: the state, the draft under way, the lines the rules still owe."""
 
     def __init__(self, lines: list[dict[str, Any]], world: Map, path: str) -> None:
-        self.world, self.path = world, path
+        self.world, self.path, self.lines = world, path, lines
         self.header = decode_at(lines[0], 1, path).event
         if not isinstance(self.header, Header):
             raise RecordError(path, 1, "the first line should be the game's header")
@@ -116,6 +123,19 @@ class _Fold:
     def finish(self) -> None:
         if self.owed:
             raise RecordError(self.path, 0, f"the record ends before the rules' {self.owed[0].event.kind} line")
+
+    def told_landfalls(self, number: int) -> dict[str, Landfall]:
+        """Return the D19 verdicts a throw without kept paths (`--no-paths`) told in the lines after it: its
+        `grounded` lines that say where a ship crossed the coast. The rest of the roll is still the rules'."""
+        found = {}
+        for index in range(number, len(self.lines)):  # 0-based: the line after line `number`
+            line = self.lines[index]
+            if not isinstance(line, dict) or line.get("kind") not in ROLL_KINDS:
+                break
+            event = decode_at(line, index + 1, self.path).event
+            if isinstance(event, Grounded) and event.crossed is not None and event.time is not None:
+                found[event.ship] = Landfall(event.ship, event.crossed, event.time)
+        return found
 
     def tell(self, number: int, stamped: Stamped, round_: int, turn: int, events: tuple[Event, ...]) -> None:
         """Owe the lines a rules call told; the line at hand must be the first of them."""
@@ -156,7 +176,8 @@ class _Fold:
             case TurnBegun():
                 self.state = begin_turn(state, config)
             case Thrown(ship=ship, result=result):
-                self.state, events = apply_roll(state, ship, result, world, config)
+                told = self.told_landfalls(number) if config.grounding_on == "path" and not result.paths else None
+                self.state, events = apply_roll(state, ship, result, world, config, told)
                 self.owed.extend(Stamped(round_, turn, e) for e in events)
             case LaunchPass():
                 pass  # the launching phase's order is the loop's bookkeeping; the state does not change

@@ -24,7 +24,8 @@ from shapely.ops import polylabel
 
 from physics import Style, Throw, portable
 from somaliland.players.calibration import ThrowModel, push_throw, roll_throw
-from somaliland.players.hazards import AimWeights, LegOdds, Surroundings, points_at, score_landings, surroundings
+from somaliland.players.hazards import (AimWeights, LegOdds, Rays, Surroundings, points_at, score_landings,
+                                        surroundings)
 from somaliland.players.policy import Table
 from somaliland.rules.errors import IllegalActionError
 from somaliland.rules.state import Status
@@ -164,6 +165,24 @@ def landings(made: list[Candidate], origin: tuple[float, float], model: ThrowMod
     (across the heading as an angle; along it as speed, a roll's reach growing about as speed squared).
     A push scatters in heading only (hand.py keeps a push a push).
     """
+    h, reach = _scatter(made, model, spread, grid)
+    return np.stack([origin[0] + reach * np.cos(h), origin[1] + reach * np.sin(h)], axis=-1)
+
+
+def _rays(h: np.ndarray, reach: np.ndarray, grid: Grid) -> Rays:
+    """Return the landings' straight paths grouped by heading: a candidate's speeds under one heading share a ray."""
+    nodes, node = np.unique(grid.heading, return_inverse=True)
+    n = h.shape[0]
+    of_end = (np.arange(n)[:, None] * len(nodes) + node[None, :]).ravel()
+    first = np.array([np.flatnonzero(node == k)[0] for k in range(len(nodes))])
+    heading = h[:, first].ravel()
+    far = np.full(n * len(nodes), -np.inf)
+    np.maximum.at(far, of_end, reach.ravel())
+    return Rays(of_end, np.stack([np.cos(heading), np.sin(heading)], axis=1), far)
+
+
+def _scatter(made: list[Candidate], model: ThrowModel, spread: Spread, grid: Grid) -> tuple[np.ndarray, np.ndarray]:
+    """Return each candidate's quadrature headings and reaches, each of shape (n, len(grid.weights))."""
     heading = np.array([c.heading for c in made])[:, None]
     dist = np.array([c.distance for c in made])[:, None]
     roll = np.array([c.style is Style.ROLL for c in made])[:, None]
@@ -175,7 +194,7 @@ def landings(made: list[Candidate], origin: tuple[float, float], model: ThrowMod
     factor = portable.exp(v_sd * grid.speed[None, :] - v_sd ** 2 / 2)
     reach = np.where(roll, model.reach_at(speed * factor), dist)
     h = heading + h_sd * grid.heading[None, :]
-    return np.stack([origin[0] + reach * np.cos(h), origin[1] + reach * np.sin(h)], axis=-1)
+    return np.broadcast_to(h, reach.shape), reach
 
 
 def sizing_up(table: Table, ship_id: str, model: ThrowModel, odds: LegOdds) -> Surroundings:
@@ -222,8 +241,11 @@ def rank(table: Table, ship_id: str, s: Surroundings, model: ThrowModel, spread:
 def worth(s: Surroundings, made: list[Candidate], model: ThrowModel, spread: Spread, weights: AimWeights,
           grid: Grid) -> np.ndarray:
     """Return each candidate's expected worth over the hand's and the physics' scatter, on this grid."""
-    points = landings(made, s.origin, model, spread, grid)
-    return portable.dot(score_landings(s, points.reshape(-1, 2), weights).reshape(len(made), -1), grid.weights)
+    h, reach = _scatter(made, model, spread, grid)
+    points = np.stack([s.origin[0] + reach * np.cos(h), s.origin[1] + reach * np.sin(h)], axis=-1)
+    rays = _rays(h, reach, grid) if s.coast is not None else None
+    return portable.dot(score_landings(s, points.reshape(-1, 2), weights, rays=rays).reshape(len(made), -1),
+                        grid.weights)
 
 
 def aim(table: Table, ship_id: str, model: ThrowModel, spread: Spread = Spread(),

@@ -27,11 +27,13 @@ from somaliland.map import queries
 from somaliland.map.model import Direction, Route
 from somaliland.players.policy import Table
 from somaliland.rules.accidents import replacement_area
+from somaliland.rules.landfall import grounding_land
 from somaliland.rules.moves import launch_pose, moves_left, start_pose
 from somaliland.rules.pirates import targetable, targets_route
 from somaliland.rules.state import ShipState, Status
 
 PATH_SAMPLES = 8  # points checked along each straight path for land
+RAY_STEP = 0.005  # m between the points checked along a straight path for where it first comes over land (D19)
 _PATH_FRACTIONS = np.linspace(0.0, 1.0, PATH_SAMPLES)[None, 1:, None]  # where along a path, the origin left out
 _PATH_FRACTIONS.setflags(write=False)
 BEHIND = 0.05  # m of the leg behind the ship that progress is still measured on (a throw may lose ground)
@@ -85,6 +87,9 @@ class Surroundings:
     arrived_ignored: bool  # D8: pirates ignore ships that have arrived
     odds: LegOdds  # the leg's measured stride and hit
     put_back: BaseGeometry | None  # where a ship off the board comes back (D13); None: where its move began
+    coast: BaseGeometry | None = None  # D19: the land a rolling die must not cross; None: only its rest counts (D11)
+    coast_tolerance: float = 0.0  # D19: metres over land that do not yet count
+    die_size: float = 0.016  # the ship's die edge, metres
 
 
 def leg_window(route: Route, direction: Direction, start: float, ahead: float) -> tuple[LineString, float]:
@@ -134,7 +139,10 @@ def surroundings(table: Table, ship: ShipState, reach: float, odds: LegOdds) -> 
                         window, window_from, np.array(others, dtype=float).reshape(-1, 2),
                         config.die_size * 1.5, ports, min(rivals, default=math.inf), float(pips),
                         "aground" in config.pirates_ignore, "arrived" in config.pirates_ignore, odds,
-                        None if config.off_board == "move_start" else replacement_area(world, config))
+                        None if config.off_board == "move_start" else replacement_area(world, config),
+                        None if config.grounding_on == "rest" else grounding_land(world, config.die_size,
+                                                                                   config.grounding).land,
+                        config.coast_tolerance, config.die_size)
 
 
 def start_clear(table: Table, ship: ShipState) -> bool:
@@ -238,16 +246,79 @@ def along_window(s: Surroundings, points: np.ndarray) -> tuple[np.ndarray, np.nd
     return np.minimum(s.window_from + along, s.end), off_line
 
 
-def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np.ndarray | None = None) -> np.ndarray:
+@dataclass(frozen=True, slots=True)
+class Rays:
+    """Straight paths from the origin grouped by heading: each end's ray, and each ray's direction and reach.
+
+    Ends on one heading (a throw's speeds under one heading of the hand's scatter) share a ray, so where it
+    first comes over land is found once for all of them.
+    """
+
+    of_end: np.ndarray  # (n,) the ray of each end
+    direction: np.ndarray  # (r, 2) unit vectors
+    reach: np.ndarray  # (r,) the farthest end on each ray, metres from the origin
+
+    @classmethod
+    def each(cls, origin: np.ndarray, ends: np.ndarray) -> "Rays":
+        """Return one ray per end."""
+        d = ends - origin
+        length = np.sqrt((d * d).sum(axis=1))
+        return cls(np.arange(len(ends)), d / np.maximum(length, 1e-12)[:, None], length)
+
+
+def first_land(s: Surroundings, rays: Rays) -> np.ndarray:
+    """Return, for each ray, how far from the origin it first comes over the land a rolling die must not cross
+    (D19), checked every `RAY_STEP` out to its reach; inf where it does not (or under D11 alone)."""
+    found = np.full(len(rays.reach), np.inf)
+    if s.coast is None or not len(rays.reach):
+        return found
+    steps = np.arange(1, int(math.ceil(float(rays.reach.max()) / RAY_STEP)) + 1) * RAY_STEP
+    origin = np.asarray(s.origin, dtype=float)
+    x = origin[0] + rays.direction[:, :1] * steps[None, :]
+    y = origin[1] + rays.direction[:, 1:] * steps[None, :]
+    over = queries.contains_xy(s.coast, x, y) & (steps[None, :] <= rays.reach[:, None])
+    hit = over.any(axis=1)
+    found[hit] = steps[over[hit].argmax(axis=1)]
+    return found
+
+
+def run_aground(s: Surroundings, ends: np.ndarray, rays: Rays | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Return which straight paths from the origin to these ends roll over land for the coast tolerance or more
+    (R17, D19), and where the rules would set each such ship down: back from the coast in open sea, about."""
+    origin = np.asarray(s.origin, dtype=float)
+    rays = rays if rays is not None else Rays.each(origin, ends)
+    land_at = first_land(s, rays)[rays.of_end]
+    d = ends - origin
+    length = np.sqrt((d * d).sum(axis=1))
+    aground = land_at + s.coast_tolerance <= length
+    back = np.maximum(land_at - RAY_STEP - s.die_size, 0.0)  # D19 sets it down clear of the land, as D17
+    rests = np.where(aground[:, None], origin + rays.direction[rays.of_end] * np.where(aground, back, 0.0)[:, None],
+                     ends)
+    return aground, rests
+
+
+def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np.ndarray | None = None,
+                   grounded: np.ndarray | None = None, rays: Rays | None = None) -> np.ndarray:
     """Return the worth of coming to rest at each point (n, 2), having slid there straight from the origin.
 
     `touched` says which throws touched another die, when known (a simulated roll); else a path that
-    passes within `clearance` of another die's centre is taken to touch it.
+    passes within `clearance` of another die's centre is taken to touch it. `grounded` says which ran aground
+    on the way (R17, D19), when known (a simulated roll, `ends` then where the rules set it down); else a
+    straight path that rolls over land ran aground where it met the coast (`run_aground`; `rays` groups the
+    ends by heading).
     """
     on_board, aground, arrived = outcomes(s, ends)
     rests = ends.copy()
-    if not on_board.all():
-        rests[~on_board] = put_back(s, ends[~on_board])
+    if grounded is not None:
+        aground = aground | grounded
+    elif s.coast is not None:
+        on_way, rests = run_aground(s, ends, rays)
+        if on_way.any():
+            aground = aground | on_way
+            arrived = np.where(on_way, shapely.contains_xy(s.zone, rests[:, 0], rests[:, 1]), arrived)
+    put = ~on_board & ~(aground & (rests != ends).any(axis=1))  # a ship set down on its way is not put back
+    if put.any():
+        rests[put] = put_back(s, ends[put])
     progress, off_line = along_window(s, rests)
     detour = w.off_route * np.maximum(off_line - w.corridor, 0.0) + w.centre_pull * off_line
     collide = _paths_touch(np.asarray(s.origin), ends, s.others, s.clearance) if touched is None else touched

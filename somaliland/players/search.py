@@ -195,7 +195,13 @@ class Search(Strategy):
         afters = [apply_roll(table.state, ship_id, roll, table.world, table.config)[0] for roll in rolls]
         ends = np.array([roll.thrown.position[:2] for roll in rolls], dtype=float).reshape(-1, 2)
         touched = np.array([any(roll.thrown.name in (c.a, c.b) for c in roll.contacts) for roll in rolls])
-        landed = score_landings(s, ends, self.weights, touched)
+        grounded = None
+        if table.config.grounding_on == "path":  # D19: the rules judged its path; a ship aground lies where set down
+            grounded = np.array([after.ship(ship_id).status is Status.AGROUND for after in afters])
+            for i, after in enumerate(afters):
+                if grounded[i] and after.ship(ship_id).pose is not None:
+                    ends[i] = after.ship(ship_id).pose.position[:2]  # type: ignore[union-attr]
+        landed = score_landings(s, ends, self.weights, touched, grounded)
         values = []
         for roll, after, score in zip(rolls, afters, landed.tolist()):
             mine = after.ship(ship_id)

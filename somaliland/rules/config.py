@@ -1,4 +1,4 @@
-"""The rules configuration: every ruling D1–D17 as a named option, loaded from TOML by one checking loader.
+"""The rules configuration: every ruling D1–D20 as a named option, loaded from TOML by one checking loader.
 
 SI inside (metres, kilograms, radians); the file speaks millimetres, grams and degrees, like the CLI.
 The defaults are exactly the rulings of `somaliland-rules.md`; `default-rules.toml` beside this module
@@ -51,6 +51,7 @@ OPTIONS: dict[str, Option] = {
     "pirates_ignore": Option("pirates_ignore", "choices", allowed=PIRATE_IGNORABLE),
     "held_release": Option("held_release", "choice", allowed=("port", "where_seized")),
     "release_spot": Option("release_spot", "choice", allowed=("open_sea", "in_port")),
+    "after_release": Option("after_release", "choice", allowed=("at_sea", "held")),
     "pirate_targets": Option("pirate_targets", "choice", allowed=("full_route", "any_route")),
     "lost_turns": Option("lost_turns", "choice", allowed=("once", "add_up")),
     "pitchcar_order": Option("pitchcar_order", "choice", allowed=("furthest_first", "hindmost_first")),
@@ -59,6 +60,8 @@ OPTIONS: dict[str, Option] = {
     "max_moves": Option("max_moves", "int", 1, 100),
     "launch_is_first_move": Option("launch_is_first_move", "bool"),
     "grounding": Option("grounding", "choice", allowed=("bottom_centre", "footprint")),
+    "grounding_on": Option("grounding_on", "choice", allowed=("path", "rest")),
+    "coast_tolerance": Option("coast_tolerance_mm", "float", 0, 100, scale=MM),
     "collision_both_lose_turn": Option("collision_both_lose_turn", "bool"),
     "tipped_over": Option("tipped_over", "choice", allowed=("top_face", "top_value")),
     "off_board": Option("off_board", "choice", allowed=("nearest_sea", "nearest_board", "move_start")),
@@ -72,7 +75,7 @@ OPTIONS: dict[str, Option] = {
 
 @dataclass(frozen=True, slots=True)
 class RulesConfig:
-    """Every rule parameter and ruling option; defaults are the rules file's (R-items and D1–D17)."""
+    """Every rule parameter and ruling option; defaults are the rules file's (R-items and D1–D20)."""
 
     players: int = 4  # R23: two to four
     rounds: int = 4  # R4, R23
@@ -91,6 +94,7 @@ class RulesConfig:
     pirates_ignore: tuple[str, ...] = ("arrived", "held")  # D8: ships never the nearest
     held_release: str = "port"  # D8: a released ship sails on from the port
     release_spot: str = "open_sea"  # D17: released in open sea two die edges clear; "in_port": where it was held
+    after_release: str = "at_sea"  # D20: once set down, a ship at sea like any other; "held": immune until it sails
     pirate_targets: str = "full_route"  # D15: pirates take only full-value ships; "any_route": R13 read literally
     lost_turns: str = "once"  # D16: lost turns do not add up; "add_up": each accident adds one
     pitchcar_order: str = "furthest_first"  # D9
@@ -99,6 +103,8 @@ class RulesConfig:
     max_moves: int = 6  # R15
     launch_is_first_move: bool = True  # D10
     grounding: str = "bottom_centre"  # D11
+    grounding_on: str = "path"  # D19: aground wherever the die rolled over land; "rest": only where it stops (D11)
+    coast_tolerance: float = 3 * MM  # D19: metres of rolling over land that still do not count as aground
     collision_both_lose_turn: bool = True  # D12
     tipped_over: str = "top_face"  # D12
     off_board: str = "nearest_sea"  # D13

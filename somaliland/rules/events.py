@@ -20,10 +20,16 @@ class Launched:
 
 @dataclass(frozen=True, slots=True)
 class Grounded:
-    """A ship came to rest on land and loses a turn (R17, D11)."""
+    """A ship ran aground and loses a turn (R17, D11, D19).
+
+    It came to rest on land at `at` (D11), or it rolled over land on its way (D19), first crossing the coast at
+    `crossed`, `time` seconds after the throw's release, and was set down at `at`, clear of every die.
+    """
 
     ship: str
     at: Point
+    crossed: Point | None = None
+    time: float | None = None
     kind: str = field(default="grounded", init=False)
 
 

@@ -92,9 +92,13 @@ def owed_turns(skip: int, config: RulesConfig) -> int:
 
 def lose_turn(state: GameState, ship_id: str, world: Map,
               config: RulesConfig) -> tuple[GameState, tuple[TurnSkipped | Released, ...]]:
-    """Return the state after the ship loses the move that came to it; release a held ship after its last (D8, D17).
+    """Return the state after the ship loses the move that came to it; release a held ship after its last (D8, D17, D20).
 
-    Lost turns come from R13, R17, R18 and R19; a held ship stays held (pirates leave it alone) until it sails.
+    Lost turns come from R13, R17, R18 and R19. A held ship is set down once for each seizure, when it has
+    served its lost turn, and is from then on a ship at sea like any other (D20): a later lost turn leaves it
+    where it lies, pirates may take it again, and it arrives if pushed into its destination (R18).
+    `after_release = "held"`, the reading before D20: it stays held (pirates leave it alone) until it sails,
+    and a lost turn before then releases it again.
 
     Raises:
         IllegalActionError: the ship has no turn to lose now.
@@ -105,12 +109,16 @@ def lose_turn(state: GameState, ship_id: str, world: Map,
         raise IllegalActionError("lost turn", f"{ship_id} has no turn to lose now", due)
     skip = ship.skip - 1
     status, pose = ship.status, ship.pose
+    held_in, seized_from = ship.held_in, ship.seized_from
     released: tuple[Released, ...] = ()
     if skip == 0 and status is not Status.HELD:
         status = Status.AT_SEA
     if skip == 0 and status is Status.HELD:
         pose, released = release(state, ship, world, config)
-    new = replace(ship, skip=skip, status=status, pose=pose, sailed_turn=state.turn, partners=())
+        if config.after_release == "at_sea":
+            status, held_in, seized_from = Status.AT_SEA, "", None
+    new = replace(ship, skip=skip, status=status, pose=pose, sailed_turn=state.turn, partners=(), held_in=held_in,
+                  seized_from=seized_from)
     return with_ships(state, new), (TurnSkipped(ship_id, ship.status.value),) + released
 
 
@@ -135,7 +143,7 @@ def release(state: GameState, ship: ShipState, world: Map, config: RulesConfig) 
         x, y, z = taken.position
         at = free_spot((x, y), [o.position[:2] for o in others], config.die_size)
         return Pose((at[0], at[1], z), taken.orientation), ()
-    sea = open_sea_toward(world, config.die_size, _destination(ship, world))
+    sea = open_sea_toward(world, config.die_size, destination_of(ship, world))
     if taken is not None:
         near = taken.position[:2]
         on_water = shapely.contains_xy(open_sea(world, config.die_size), *near)
@@ -146,7 +154,7 @@ def release(state: GameState, ship: ShipState, world: Map, config: RulesConfig) 
     return pose, (Released(ship.id, ship.held_in, pose.position[:2]),)
 
 
-def _destination(ship: ShipState, world: Map) -> BaseGeometry | None:
+def destination_of(ship: ShipState, world: Map) -> BaseGeometry | None:
     """Return the destination zone of the leg the ship sails this round, or None if it sails none."""
     if ship.route is None or ship.direction is None:
         return None
