@@ -24,8 +24,8 @@ from shapely.ops import polylabel
 
 from physics import Style, Throw, portable
 from somaliland.players.calibration import ThrowModel, push_throw, roll_throw
-from somaliland.players.hazards import (AimWeights, LegOdds, Rays, Surroundings, points_at, score_landings,
-                                        surroundings)
+from somaliland.players.hazards import (AimWeights, LegOdds, Rays, Surroundings, outcomes, points_at, run_aground,
+                                        score_landings, surroundings)
 from somaliland.players.policy import Table
 from somaliland.rules.errors import IllegalActionError
 from somaliland.rules.state import Status
@@ -169,8 +169,9 @@ def landings(made: list[Candidate], origin: tuple[float, float], model: ThrowMod
     return np.stack([origin[0] + reach * np.cos(h), origin[1] + reach * np.sin(h)], axis=-1)
 
 
-def _rays(h: np.ndarray, reach: np.ndarray, grid: Grid) -> Rays:
-    """Return the landings' straight paths grouped by heading: a candidate's speeds under one heading share a ray."""
+def _rays(made: list[Candidate], h: np.ndarray, reach: np.ndarray, grid: Grid, model: ThrowModel) -> Rays:
+    """Return the landings' paths grouped by heading (a candidate's speeds under one heading share a ray), each with
+    its roll's flight and wander at its farthest reach (a push neither flies nor strays)."""
     nodes, node = np.unique(grid.heading, return_inverse=True)
     n = h.shape[0]
     of_end = (np.arange(n)[:, None] * len(nodes) + node[None, :]).ravel()
@@ -178,7 +179,9 @@ def _rays(h: np.ndarray, reach: np.ndarray, grid: Grid) -> Rays:
     heading = h[:, first].ravel()
     far = np.full(n * len(nodes), -np.inf)
     np.maximum.at(far, of_end, reach.ravel())
-    return Rays(of_end, np.stack([np.cos(heading), np.sin(heading)], axis=1), far)
+    roll = np.repeat(np.array([c.style is Style.ROLL for c in made]), len(nodes))
+    return Rays(of_end, np.stack([np.cos(heading), np.sin(heading)], axis=1), far,
+                np.where(roll, model.flight_at(far), 0.0), np.where(roll, model.wander_at(far), 0.0))
 
 
 def _scatter(made: list[Candidate], model: ThrowModel, spread: Spread, grid: Grid) -> tuple[np.ndarray, np.ndarray]:
@@ -195,6 +198,18 @@ def _scatter(made: list[Candidate], model: ThrowModel, spread: Spread, grid: Gri
     reach = np.where(roll, model.reach_at(speed * factor), dist)
     h = heading + h_sd * grid.heading[None, :]
     return np.broadcast_to(h, reach.shape), reach
+
+
+def risks(s: Surroundings, made: Candidate, model: ThrowModel, spread: Spread, grid: Grid = FINE) -> tuple[float, float]:
+    """Return the aim's chances that this throw leaves the board (R19) and that it runs aground (R17: where it stops,
+    D11, or on its way, D19), over the hand's and the physics' scatter on this grid."""
+    h, reach = _scatter([made], model, spread, grid)
+    points = np.stack([s.origin[0] + reach * np.cos(h), s.origin[1] + reach * np.sin(h)], axis=-1).reshape(-1, 2)
+    on_board, aground, _ = outcomes(s, points)
+    if s.coast is not None:
+        aground = aground | run_aground(s, points, _rays([made], h, reach, grid, model))[0]
+    return (float(portable.dot(grid.weights, (~on_board).astype(float))),
+            float(portable.dot(grid.weights, aground.astype(float))))
 
 
 def sizing_up(table: Table, ship_id: str, model: ThrowModel, odds: LegOdds) -> Surroundings:
@@ -243,7 +258,7 @@ def worth(s: Surroundings, made: list[Candidate], model: ThrowModel, spread: Spr
     """Return each candidate's expected worth over the hand's and the physics' scatter, on this grid."""
     h, reach = _scatter(made, model, spread, grid)
     points = np.stack([s.origin[0] + reach * np.cos(h), s.origin[1] + reach * np.sin(h)], axis=-1)
-    rays = _rays(h, reach, grid) if s.coast is not None else None
+    rays = _rays(made, h, reach, grid, model) if s.coast is not None else None
     return portable.dot(score_landings(s, points.reshape(-1, 2), weights, rays=rays).reshape(len(made), -1),
                         grid.weights)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import shapely
@@ -24,7 +25,7 @@ from shapely.geometry.base import BaseGeometry
 
 from physics import portable
 from somaliland.map import queries
-from somaliland.map.model import Direction, Route
+from somaliland.map.model import Direction, Map, Route
 from somaliland.players.policy import Table
 from somaliland.rules.accidents import replacement_area
 from somaliland.rules.landfall import grounding_land
@@ -34,6 +35,7 @@ from somaliland.rules.state import ShipState, Status
 
 PATH_SAMPLES = 8  # points checked along each straight path for land
 RAY_STEP = 0.005  # m between the points checked along a straight path for where it first comes over land (D19)
+MARGINS = (0.0, 0.004, 0.008, 0.012, 0.016, 0.024, 0.032, 0.048)  # m: the land grown by a roll's wander, in steps
 _PATH_FRACTIONS = np.linspace(0.0, 1.0, PATH_SAMPLES)[None, 1:, None]  # where along a path, the origin left out
 _PATH_FRACTIONS.setflags(write=False)
 BEHIND = 0.05  # m of the leg behind the ship that progress is still measured on (a throw may lose ground)
@@ -87,7 +89,8 @@ class Surroundings:
     arrived_ignored: bool  # D8: pirates ignore ships that have arrived
     odds: LegOdds  # the leg's measured stride and hit
     put_back: BaseGeometry | None  # where a ship off the board comes back (D13); None: where its move began
-    coast: BaseGeometry | None = None  # D19: the land a rolling die must not cross; None: only its rest counts (D11)
+    coast: tuple[BaseGeometry, ...] | None = None  # D19: the land a rolling die must not cross, grown by each of
+    # `MARGINS` (its path's wander); None: only its rest counts (D11)
     coast_tolerance: float = 0.0  # D19: metres over land that do not yet count
     die_size: float = 0.016  # the ship's die edge, metres
 
@@ -140,8 +143,7 @@ def surroundings(table: Table, ship: ShipState, reach: float, odds: LegOdds) -> 
                         config.die_size * 1.5, ports, min(rivals, default=math.inf), float(pips),
                         "aground" in config.pirates_ignore, "arrived" in config.pirates_ignore, odds,
                         None if config.off_board == "move_start" else replacement_area(world, config),
-                        None if config.grounding_on == "rest" else grounding_land(world, config.die_size,
-                                                                                   config.grounding).land,
+                        None if config.grounding_on == "rest" else coasts(world, config.die_size, config.grounding),
                         config.coast_tolerance, config.die_size)
 
 
@@ -246,6 +248,13 @@ def along_window(s: Surroundings, points: np.ndarray) -> tuple[np.ndarray, np.nd
     return np.minimum(s.window_from + along, s.end), off_line
 
 
+@lru_cache(maxsize=8)
+def coasts(world: Map, size: float, grounding: str) -> tuple[BaseGeometry, ...]:
+    """Return the land a rolling die's centre must not cross (R17, D19), grown by each of `MARGINS`."""
+    land = grounding_land(world, size, grounding).land
+    return tuple(land if m == 0 else land.buffer(m) for m in MARGINS)
+
+
 @dataclass(frozen=True, slots=True)
 class Rays:
     """Straight paths from the origin grouped by heading: each end's ray, and each ray's direction and reach.
@@ -257,28 +266,37 @@ class Rays:
     of_end: np.ndarray  # (n,) the ray of each end
     direction: np.ndarray  # (r, 2) unit vectors
     reach: np.ndarray  # (r,) the farthest end on each ray, metres from the origin
+    flight: np.ndarray | None = None  # (r,) metres flown before the die first rolls (`ThrowModel.flight_at`)
+    wander: np.ndarray | None = None  # (r,) how far its rolling path strays from the ray (`ThrowModel.wander_at`)
 
     @classmethod
     def each(cls, origin: np.ndarray, ends: np.ndarray) -> "Rays":
-        """Return one ray per end."""
+        """Return one ray per end, each rolled straight from the origin."""
         d = ends - origin
         length = np.sqrt((d * d).sum(axis=1))
         return cls(np.arange(len(ends)), d / np.maximum(length, 1e-12)[:, None], length)
 
 
 def first_land(s: Surroundings, rays: Rays) -> np.ndarray:
-    """Return, for each ray, how far from the origin it first comes over the land a rolling die must not cross
-    (D19), checked every `RAY_STEP` out to its reach; inf where it does not (or under D11 alone)."""
+    """Return, for each ray, how far from the origin its rolling die first comes over the land it must not cross
+    (D19) or within its path's wander of it, checked every `RAY_STEP` from the end of its flight out to its reach;
+    inf where it does not (or under D11 alone)."""
     found = np.full(len(rays.reach), np.inf)
     if s.coast is None or not len(rays.reach):
         return found
     steps = np.arange(1, int(math.ceil(float(rays.reach.max()) / RAY_STEP)) + 1) * RAY_STEP
     origin = np.asarray(s.origin, dtype=float)
-    x = origin[0] + rays.direction[:, :1] * steps[None, :]
-    y = origin[1] + rays.direction[:, 1:] * steps[None, :]
-    over = queries.contains_xy(s.coast, x, y) & (steps[None, :] <= rays.reach[:, None])
-    hit = over.any(axis=1)
-    found[hit] = steps[over[hit].argmax(axis=1)]
+    level = (np.searchsorted(MARGINS, rays.wander, side="right") - 1 if rays.wander is not None
+             else np.zeros(len(rays.reach), dtype=int))
+    flown = rays.flight if rays.flight is not None else np.zeros(len(rays.reach))
+    for k in np.unique(level).tolist():
+        mine = np.flatnonzero(level == k)
+        x = origin[0] + rays.direction[mine, :1] * steps[None, :]
+        y = origin[1] + rays.direction[mine, 1:] * steps[None, :]
+        within = (steps[None, :] <= rays.reach[mine, None]) & (steps[None, :] >= flown[mine, None])
+        over = queries.contains_xy(s.coast[k], x, y) & within
+        hit = over.any(axis=1)
+        found[mine[hit]] = steps[over[hit].argmax(axis=1)]
     return found
 
 

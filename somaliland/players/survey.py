@@ -54,13 +54,13 @@ from typing import Protocol
 
 import numpy as np
 
-from physics import Roller, portable, practice_roller, practice_settings, simulates
+from physics import Roller, practice_roller, practice_settings, simulates
 from physics.fast import cache_root
 from somaliland.map.model import Direction, Map, Route
-from somaliland.players.aim import FINE, Candidate, Spread, landings, prior_odds, rank, sizing_up
+from somaliland.players.aim import Candidate, Spread, prior_odds, rank, risks, sizing_up
 from somaliland.players.calibration import ThrowModel, calibrate
 from somaliland.players.hand import ThrowSkill, execute
-from somaliland.players.hazards import AimWeights, LegOdds, Surroundings, outcomes, progress_at, start_clear
+from somaliland.players.hazards import AimWeights, LegOdds, Surroundings, progress_at, start_clear
 from somaliland.players.policy import Table
 from somaliland.rules import apply_roll, begin_turn, check_throw, lose_turn, next_to_sail
 from somaliland.rules.config import RulesConfig
@@ -651,7 +651,7 @@ class _Sailor:
         else:
             best = self.thrower.choose(table, sid, s, model, ranked, self.thinking)
         if log is not None:
-            off, aground = predicted_risks(s, landings([best], s.origin, model, spread, FINE)[0])
+            off, aground = risks(s, best, model, spread)
             log.predicted_off_board += off
             log.predicted_aground += aground
         intended = best.throw(model, sid, s.origin)
@@ -670,10 +670,3 @@ def _leg_survey(world: Map, config: RulesConfig, route: Route, direction: Direct
                      tuple(lone.remaining), tuple(lone.made_good), tuple(lone.landed), lone.predicted_aground,
                      lone.predicted_off_board, company, convoy.ships, convoy.arrived, convoy.turns,
                      convoy.lost, convoy.sunk)
-
-
-def predicted_risks(s: Surroundings, points: np.ndarray) -> tuple[float, float]:
-    """Return the aim's chances that a throw with these fine-grid landing points leaves the board or grounds."""
-    on_board, aground, _ = outcomes(s, points)
-    return (float(portable.dot(FINE.weights, (~on_board).astype(float))),
-            float(portable.dot(FINE.weights, aground.astype(float))))
