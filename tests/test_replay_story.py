@@ -14,7 +14,7 @@ from somaliland.replay import cursor
 from somaliland.replay.captions import happened
 from somaliland.replay.motion import poses_at, sample, slerp
 from somaliland.replay.story import load_story
-from somaliland.rules.events import Released, Replaced, Seized, Sunk
+from somaliland.rules.events import Grounded, Released, Replaced, Seized, Sunk
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +33,8 @@ def test_every_throw_is_a_step_and_ends_at_its_recorded_rest(record, story):
     assert [s.line for s in steps] == [n for n, _ in throws]
     for step, (_, event) in zip(steps, throws):
         assert step.ship == event["ship"] and step.seat == event["seat"]
-        put = {m.event.ship for m in step.events if isinstance(m.event, (Replaced, Sunk))}  # moved again by the rules
+        put = {m.event.ship for m in step.events if isinstance(m.event, (Replaced, Sunk))  # moved again by the rules
+               or isinstance(m.event, Grounded) and m.event.crossed is not None}  # D19: set down where it crossed
         for rest in event["result"]["moved"]:
             if rest["name"] not in put:
                 assert step.after[rest["name"]] == pytest.approx((*rest["position"], *rest["orientation"]), abs=1e-12)

@@ -7,10 +7,10 @@ sampled paths are rounded (micrometres, 1e-6 on quaternions) to keep records sma
 from __future__ import annotations
 
 import enum
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
-from physics import RollResult, Throw
+from physics import DiePath, RollResult, Throw
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.fleet import ShipSpec
 from somaliland.rules.planning import Plan
@@ -60,16 +60,25 @@ def _fields(obj: Any) -> Any:
     return obj.value if isinstance(obj, enum.Enum) else obj
 
 
+def as_recorded(roll: RollResult) -> RollResult:
+    """Return the roll with its paths rounded as a record keeps them (`PATH_DECIMALS`).
+
+    A game applies the rules to this roll, not the physics layer's own: the rules read paths (D19), and a
+    record's fold must find what the game found from the numbers the record holds.
+    """
+    return replace(roll, paths=tuple(
+        DiePath(p.name, tuple(round(t, PATH_DECIMALS) for t in p.times),
+                tuple(tuple(round(c, PATH_DECIMALS) for c in xyz) for xyz in p.positions),  # type: ignore[misc]
+                tuple(tuple(round(c, PATH_DECIMALS) for c in q) for q in p.orientations))  # type: ignore[misc]
+        for p in roll.paths))
+
+
 def roll_json(roll: RollResult, with_paths: bool) -> dict[str, Any]:
-    """Return a roll result as a dict; paths rounded, or left out."""
+    """Return a roll result as a dict, with its paths as they are (a game's are `as_recorded`), or left out."""
     data = {name: _fields(getattr(roll, name)) for name in roll.__dataclass_fields__ if name != "paths"}
     if with_paths:
-        data["paths"] = [
-            {"name": p.name, "times": [round(t, PATH_DECIMALS) for t in p.times],
-             "positions": [[round(c, PATH_DECIMALS) for c in xyz] for xyz in p.positions],
-             "orientations": [[round(c, PATH_DECIMALS) for c in q] for q in p.orientations]}
-            for p in roll.paths
-        ]
+        data["paths"] = [{"name": p.name, "times": list(p.times), "positions": [list(xyz) for xyz in p.positions],
+                          "orientations": [list(q) for q in p.orientations]} for p in roll.paths]
     return data
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from physics import Roller, make_roller
 from somaliland import __version__
 from somaliland.engine.decisions import Answer, DraftRequest, LaunchRequest, PlanRequest, Request, ThrowRequest
-from somaliland.engine.encode import plain, rules_json
+from somaliland.engine.encode import as_recorded, plain, rules_json
 from somaliland.engine.events import (Deal, DraftPick, Event, Header, LaunchPass, Planned, Stamped, Thrown, TurnBegun,
                                       encode, final_table, scores)
 from somaliland.engine.record import RECORD_SCHEMA
@@ -184,7 +184,7 @@ class _Game:
         intended = yield request
         request.check(intended)
         actual = execute(intended, self.setup.seats[seat].skill, self.rng)
-        roll = self.roller.roll(throw_scene(self.state, ship_id, self.world, self.config), actual)
+        roll = as_recorded(self.roller.roll(throw_scene(self.state, ship_id, self.world, self.config), actual))
         self.throws += 1
         paths = self.setup.record_paths  # without paths, the told roll is the one the record reads back: none
         self.emit(Thrown(seat, ship_id, intended, actual, roll if paths else replace(roll, paths=()), paths))

@@ -65,6 +65,9 @@ def sentence(told: Stamped | Moment, names: Names) -> str | None:
             return f"{ship} came to rest {rest.face_value} pips up{' (cocked)' if rest.cocked else ''}"
         case Launched(ship=ship, route=route, direction=direction):
             return f"{ship} launched on {names.route(route)}, {direction}bound"
+        case Grounded(ship=ship, at=at, crossed=crossed) if crossed is not None:
+            return (f"{ship} ran aground crossing the coast at {_cm(crossed)}, set down at {_cm(at)} clear of every "
+                    f"die")
         case Grounded(ship=ship):
             return f"{ship} ran aground"
         case Collision(causer=causer, a=a, b=b):
@@ -124,3 +127,8 @@ def _faces(before: Any, after: Any) -> str:
     if before != after:
         return f"{before} -> {after} pips up"
     return f"onto another face of {after} pip{'s' * (after != 1)}"
+
+
+def _cm(point: tuple[float, float]) -> str:
+    """Return a board point in the words of the CLI: centimetres from the south-west corner."""
+    return f"({point[0] * 100:.1f}, {point[1] * 100:.1f}) cm"

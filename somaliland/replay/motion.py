@@ -1,6 +1,6 @@
 """Where every die is at a moment of a step: the recorded paths interpolated (positions linearly,
 orientations by spherical interpolation), the board before the motion for dice not yet moving, and the
-board after it once the step is over (dice put back, seized or sunk)."""
+board after it once the step is over (dice put back, set down after running aground, seized or sunk)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,10 @@ def poses_at(step: Step, t: float) -> dict[str, Pose7]:
 
 
 def sample(track: Track, t: float) -> Pose7:
-    """Return a die's pose on its path at time t (held at the ends)."""
+    """Return a die's pose on its path at time t (held at the ends; a die that ran aground on its way, D19, held
+    where it did: the rest of its roll did not count, and the step's end sets it down where the rules put it)."""
+    if track.aground is not None:
+        t = min(t, track.aground)
     times = track.times
     if t <= times[0]:
         return _pose(track.positions[0], track.orientations[0])

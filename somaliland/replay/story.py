@@ -11,7 +11,7 @@ where it does not, the record was edited, and the story says so.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from somaliland.engine.phrases import Names
 from somaliland.engine.record import RecordError, read_record
 from somaliland.errors import UsageError
 from somaliland.map.model import Map
-from somaliland.rules.events import Released, Seized, TurnSkipped
+from somaliland.rules.events import Grounded, Released, Seized, TurnSkipped
 from somaliland.rules.state import GameState
 
 Pose7 = tuple[float, float, float, float, float, float, float]  # x, y, z (m), then the quaternion x, y, z, w
@@ -42,6 +42,8 @@ class Track:
     times: np.ndarray
     positions: np.ndarray
     orientations: np.ndarray
+    aground: float | None = None  # D19: the time it ran aground on its way (the rest of its roll did not count)
+    crossed: tuple[float, float] | None = None  # D19: where it first crossed the coast (m)
 
     @property
     def end(self) -> float:
@@ -238,6 +240,11 @@ class _Builder:
         if self.current is not None:
             c = self.current
             c["after"], c["events"] = dict(self.board), tuple(c["events"])
+            landed = {m.event.ship: m.event for m in c["events"]
+                      if isinstance(m.event, Grounded) and m.event.crossed is not None}
+            if landed and c.get("tracks"):  # D19: where each ship that ran aground on its way crossed the coast
+                c["tracks"] = tuple(replace(t, aground=landed[t.name].time, crossed=landed[t.name].crossed)
+                                    if t.name in landed else t for t in c["tracks"])
             self.steps.append(Step(**c))
             self.current = None
 

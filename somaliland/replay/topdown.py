@@ -1,6 +1,9 @@
 """A round seen from above (matplotlib), for reports: the board as the map preview draws it, every ship's
 path as its die rolled (the record's 60 Hz samples; rest to rest, dash-dotted, for a record without paths),
 where each throw came to rest, the accidents, and the pirates' seizures and releases as marks of their own.
+A ship that ran aground on its way (D19) has its path drawn up to where it crossed the coast, marked there and
+dashed to where the rules set it down; the rest of its roll is drawn faded, so no drawn path crosses land
+unremarked.
 
 A seized ship is marked where the pirates took it, labelled with the port it was taken to: a line from
 there to the port would cross land the ship never sailed. Labels the round adds are moved clear of the paths
@@ -14,12 +17,13 @@ from pathlib import Path
 import numpy as np
 
 from somaliland.engine.fold import Moment
-from somaliland.replay.story import Step, Story
+from somaliland.replay.story import Step, Story, Track
 from somaliland.rules.events import Arrived, Collision, Grounded, Released, Replaced, Seized, Sunk
 from somaliland.replay.textures import player_rgb
 
+FADED = 0.3  # the alpha of a path after its die ran aground on its way (D19)
 MARKS = {  # event -> (marker, size, label)
-    Grounded: ("^", 7, "aground"),
+    Grounded: ("^", 7, "aground (on its way: where it crossed the coast, dashed to where it was set down)"),
     Collision: ("*", 11, "collision"),
     Replaced: ("s", 6, "put back on the board"),
     Sunk: ("P", 10, "sunk"),
@@ -74,11 +78,14 @@ def draw_round(story: Story, round_: int, path: Path, turn: int | None = None, d
 
 
 def _paths(ax, story: Story, step: Step) -> bool:
-    """Draw a step's paths (the thrown die's solid, pushed dice dotted); return True if it had none recorded."""
+    """Draw a step's paths (the thrown die's solid, pushed dice dotted; a path that ran aground on its way, D19, up to
+    where it crossed the coast, its rest faded); return True if it had none recorded."""
     for k, track in enumerate(step.tracks):
-        xy = track.positions[:, :2] * 100
+        xy, rest = _counted(track)
         ax.plot(xy[:, 0], xy[:, 1], color=_rgb(track.name), lw=1.5 if k == 0 else 1.0, ls="-" if k == 0 else ":",
                 alpha=0.85, zorder=10)
+        if len(rest):
+            ax.plot(rest[:, 0], rest[:, 1], color=_rgb(track.name), lw=0.8, ls=(0, (1, 2)), alpha=FADED, zorder=9)
         if k == 0:
             ax.plot(*xy[0], marker=".", ms=5, color=_rgb(track.name), zorder=11)
     if step.kind != "throw" or step.tracks:
@@ -89,6 +96,16 @@ def _paths(ax, story: Story, step: Step) -> bool:
             ax.plot([before[0] * 100, after[0] * 100], [before[1] * 100, after[1] * 100], color=_rgb(name), lw=1.2,
                     ls="-." if name == step.ship else ":", alpha=0.85, zorder=10)
     return True
+
+
+def _counted(track: Track) -> tuple[np.ndarray, np.ndarray]:
+    """Return a track's path in cm as the rules counted it, and what followed after it ran aground (D19), if it did."""
+    xy = track.positions[:, :2] * 100
+    if track.aground is None or track.crossed is None:
+        return xy, xy[:0]
+    k = int(np.searchsorted(track.times, track.aground, side="right"))
+    crossed = np.array(track.crossed) * 100
+    return np.vstack([xy[:k], crossed]), np.vstack([crossed, xy[k:]])
 
 
 def _launch(story: Story, step: Step) -> tuple[float, float] | None:
@@ -116,6 +133,11 @@ def _mark(ax, step: Step, moment: Moment, halo) -> list:
             marker, size, _ = RELEASED
             ax.plot(at[0] * 100, at[1] * 100, marker=marker, ms=size, mfc="white", mec=_rgb(ship), mew=1.6, zorder=14)
             return []
+        case Grounded(ship=ship, at=at, crossed=crossed) if crossed is not None:  # D19: where it crossed the coast
+            marker, size, _ = MARKS[Grounded]
+            (x, y), (ax_, ay) = np.array(crossed) * 100, np.array(at) * 100
+            ax.plot([x, ax_], [y, ay], color="#444444", lw=0.8, ls="--", alpha=0.8, zorder=12)
+            ax.plot(x, y, marker=marker, ms=size, mfc="white", mec=_rgb(ship), mew=1.4, zorder=13, alpha=0.9)
         case Collision(b=ship) | Grounded(ship=ship) | Replaced(ship=ship) | Sunk(ship=ship) | Arrived(ship=ship):
             pose = step.after.get(ship) or step.before.get(ship)
             if pose is None and isinstance(event, Sunk) and step.tracks:
@@ -134,6 +156,7 @@ def _legend(ax, story: Story, bare: bool, colours: dict[str, str], dash) -> None
     for route in story.world.routes:
         ax.plot([], [], color=colours[route.name], lw=1.4, ls=dash, label=f"route: {story.names.route_title(route.name)}")
     ax.plot([], [], color="grey", lw=1, ls=":", label="pushed by a collision")
+    ax.plot([], [], color="grey", lw=0.8, ls=(0, (1, 2)), alpha=FADED, label="rolled on after running aground: not counted")
     if bare:
         ax.plot([], [], color="grey", lw=1.2, ls="-.", label="no recorded path: rest to rest")
     ax.plot([], [], ls="", marker="s", ms=5, color="grey", mec="black", label="rest after its throw")

@@ -84,7 +84,9 @@ def game_tables(events: Sequence[Stamped], world: Map) -> dict[str, list[dict[st
                 if ship == thrown:
                     launching = True
                     per_seat[seat_of(ship)]["launches"] += 1
-            case Grounded(ship=ship):  # the thrown ship, or one its throw pushed onto land (R17, R18)
+            case Grounded(ship=ship, at=at, crossed=crossed):  # the thrown ship, or one it pushed (R17, R18)
+                if crossed is not None:  # D19: set down where it crossed the coast
+                    where[ship] = at
                 per_seat[seat_of(ship)]["groundings"] += 1
                 if ship == thrown:
                     per_seat[seat_of(ship)]["aground_thrown"] += 1
