@@ -125,7 +125,8 @@ class _Film:
         """Return frame number k (0-based) as an RGB array."""
         step = self.story.steps[frame.step]
         poses = poses_at(step, frame.t if not frame.done else step.duration)
-        board = np.asarray(self.painter.draw(poses, camera_for(self.story, frame, poses, self.camera, self.whole)))
+        board = np.asarray(self.painter.draw(poses, camera_for(self.story, frame, poses, self.camera, self.whole),
+                                             step.ship))
         key = (frame.step, frame.done)
         if self._captions is None or self._captions[0] != key:
             self._captions = (key, self.panel.captions(self.title, captions.where(self.story, frame.step),

@@ -42,6 +42,9 @@ PAD_PX = 14  # the column's inner margin
 TEXT_DEPTH = 0.05  # m in front of the camera: texts and the column's backdrop ride on the camera
 MAX_NEWS_LINES = 22
 SHOT_TIMEOUT = 60.0  # s a screenshot waits for the window to draw what it was given
+MARK_SIDE = 2.4  # die edges: the side of the white square that rings the die a step threw
+MARK_HEIGHT = 0.0003  # m above the board
+MARK_RGBA = (1.0, 1.0, 1.0, 1.0)
 KEYS_HELP = (("space pause/play", "<- -> throw", "up/down turn", "1-9 round", "+/- speed", "r replay throw", "q quit"),
              ("cameras: o overview", "f follow the die", "p pirate ports (again: the next)", "mouse: orbit, zoom"))
 GAP = "   "  # between the keys of the help lines
@@ -114,6 +117,7 @@ class Viewer:
         self.lens = list(shown.projection)
         self.presets = self._presets()
         self.holder = self._backdrop()  # carries the column's backdrop and texts in front of the camera
+        self.mark = self._thrown_mark()  # a square round the die the step threw
         self.holder_orbit: Camera | None = None
         self.texts: list[int] = []
         self.text_keys: list[tuple] = []
@@ -258,9 +262,20 @@ class Viewer:
         step = self.story.steps[head.index]
         poses = poses_at(step, head.t)
         self.table.show(poses)
+        pose = poses.get(step.ship) if step.ship else None
+        at = (pose[0], pose[1], MARK_HEIGHT) if pose is not None and pose[2] > 0 else (0.0, 0.0, -1.0)  # else hidden
+        for bar in self.mark:
+            self.view.place(bar, at, (0.0, 0.0, 0.0, 1.0))
         if head.camera == "follow":
             self._aim(poses)
         self._overlay(caption_lines(self.story, head, step, self.layout))
+
+    def _thrown_mark(self) -> list[int]:
+        """Add the four white bars of the square that rings the thrown die, `MARK_SIDE` die edges a side."""
+        side, bar = MARK_SIDE * self.story.die_size, 0.0015
+        half = side / 2
+        return [self.view.box((half + bar, bar / 2, 2e-4), MARK_RGBA, offset=(0.0, dy, 0.0)) for dy in (-half, half)] + \
+               [self.view.box((bar / 2, half + bar, 2e-4), MARK_RGBA, offset=(dx, 0.0, 0.0)) for dx in (-half, half)]
 
     def _backdrop(self) -> int:
         """Add the caption column's backdrop: a dark panel in front of the camera, on the right."""

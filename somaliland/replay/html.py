@@ -134,6 +134,9 @@ def _track(track: Track) -> dict[str, Any]:
                             "d": deltas.T.tolist()}
     if not even:
         data["times"] = [round(float(t), 6) for t in times]
+    if track.aground is not None and track.crossed is not None:  # D19: ran aground on its way
+        data["aground"] = round(float(track.aground), 6)
+        data["crossed"] = [round(c * LENGTH) for c in track.crossed]
     return data
 
 

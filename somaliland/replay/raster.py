@@ -25,6 +25,9 @@ AMBIENT = 0.5
 PIP_SIDES = 8  # a pip is drawn as this regular polygon
 PIP_RADIUS = 0.09  # of a face's width (textures.die_atlas's pips)
 MIN_PIP_PX = 1.2  # pips smaller than this (in pixels) are not drawn
+RING_EDGES = 1.2  # die edges: the radius of the ring round the die a step threw
+RING_POINTS = 36
+RING_RGB, RING_EDGE_RGB = (255, 255, 255), (17, 17, 17)
 _AXES = np.eye(3)
 _FACES = [(_AXES[k // 2] * (1 if k % 2 == 0 else -1), _AXES[(k // 2 + 1) % 3], _AXES[(k // 2 + 2) % 3])
           for k in range(6)]  # +x, -x, +y, -y, +z, -z: (normal, u, v) in the die's frame, as Story.faces orders them
@@ -39,8 +42,8 @@ def die_colours(colour: str) -> tuple[list[tuple[int, int, int]], tuple[int, int
 
 
 def palette_colours(story: Story) -> list[tuple[int, int, int]]:
-    """Return every colour a die can be drawn in, with the backdrop's, table's and rim's."""
-    colours = [BACKDROP_RGB, TABLE_RGB, EDGE_RGB]
+    """Return every colour a die can be drawn in, with the backdrop's, table's and rim's and the thrown die's ring's."""
+    colours = [BACKDROP_RGB, TABLE_RGB, EDGE_RGB, RING_RGB, RING_EDGE_RGB]
     for colour in dict.fromkeys(story.colours):
         shades, pip, edge = die_colours(colour)
         colours += shades + [pip, edge]
@@ -57,8 +60,8 @@ class Painter:
         self.looks = {colour: die_colours(colour) for colour in story.colours}
         self._backdrop: tuple[Camera, object] | None = None
 
-    def draw(self, poses: dict[str, Pose7], camera: Camera):
-        """Return a PIL image of the table with the dice at `poses`, seen by the camera."""
+    def draw(self, poses: dict[str, Pose7], camera: Camera, thrown: str | None = None):
+        """Return a PIL image of the table with the dice at `poses`, seen by the camera; the `thrown` die ringed."""
         from PIL import ImageDraw
 
         view, lens = camera.view(), projection(self.size[0] / self.size[1])
@@ -66,6 +69,8 @@ class Painter:
             self._backdrop = (camera, self._warp(view, lens))
         image = self._backdrop[1].copy()  # type: ignore[union-attr]
         pen = ImageDraw.Draw(image)
+        if thrown is not None and thrown in poses and poses[thrown][2] > 0:
+            self._ring(pen, poses[thrown], view, lens)
         shown = [(name, pose) for name, pose in poses.items() if pose[2] > -self.half]  # below the table top: hidden
         if shown:
             self._dice(pen, shown, view, lens)
@@ -83,6 +88,16 @@ class Painter:
         coeffs = (inverse / inverse[2, 2]).ravel()[:8]
         return texture.transform(self.size, Image.Transform.PERSPECTIVE, tuple(coeffs), Image.Resampling.BILINEAR,
                                  fillcolor=BACKDROP_RGB)
+
+    def _ring(self, pen, pose: Pose7, view: list[float], lens: list[float]) -> None:
+        """Draw a ring on the board round a die (the one a step threw), white edged in black."""
+        angles = np.linspace(0.0, 2 * np.pi, RING_POINTS, endpoint=False)
+        radius = RING_EDGES * 2 * self.half
+        circle = np.stack([pose[0] + radius * np.cos(angles), pose[1] + radius * np.sin(angles),
+                           np.zeros(RING_POINTS)], axis=1)
+        points = [tuple(p) for p in project(circle, view, lens, *self.size).tolist()]
+        pen.line(points + points[:1], fill=RING_EDGE_RGB, width=5)
+        pen.line(points + points[:1], fill=RING_RGB, width=3)
 
     # -- the dice -------------------------------------------------------------------------------------
     def _dice(self, pen, shown: list[tuple[str, Pose7]], view: list[float], lens: list[float]) -> None:

@@ -22,6 +22,7 @@
   const state = { index: 0, t: 0, hold: 0, mode: "paused", speed: 1, trails: true };
   const view = { zoom: 1, cx: G.board.width / 2, cy: G.board.depth / 2 };
   let boardCache = null;
+  let placed = [];  // what the board's drawing wrote or marked, each with its box (px): for tests
   let dirty = true;
 
   // ---- data ------------------------------------------------------------------------------------------
@@ -45,7 +46,9 @@
     const poses = [];
     for (let k = 0; k < n; k++) poses.push(decodePose(sums.map((column) => column[k])));
     const times = track.times || poses.map((_, k) => track.t0 + k * track.dt);
-    return { name: track.name, times: times, poses: poses, end: times[n - 1] };
+    const crossed = track.crossed ? [track.crossed[0] / PER_M, track.crossed[1] / PER_M] : null;
+    return { name: track.name, times: times, poses: poses, end: times[n - 1],
+             aground: track.aground === undefined ? null : track.aground, crossed: crossed };
   }
 
   function decodeSteps(raw) {
@@ -86,7 +89,12 @@
     return out;
   }
 
-  function sample(track, t) {
+  function sample(track, t) {  // a die that ran aground on its way (D19) stays where it crossed the coast
+    if (track.aground !== null) t = Math.min(t, track.aground);
+    return along_(track, t);
+  }
+
+  function along_(track, t) {  // where the recorded roll had the die at time t
     const times = track.times;
     if (t <= times[0]) return track.poses[0];
     if (t >= track.end) return track.poses[times.length - 1];
@@ -173,26 +181,51 @@
       c.fillStyle = land.relief > 0 ? PAINT.relief : PAINT.land; c.fill("evenodd");
       c.strokeStyle = PAINT.coast; c.lineWidth = 1 * px; c.stroke();
     }
+    const taken = [];  // the boxes of what is written or marked on the board: labels are placed clear of them
     for (const land of B.lands) {
-      if (land.area >= 1) label(c, land.name, T.x(land.label[0]), T.y(land.label[1]), PAINT.landText,
-                                (land.area > 200 ? 15 : 10) * px, { style: "italic", weight: "normal", halo: "rgba(236,220,176,0.9)" });
+      if (land.area < 1) continue;
+      const size = (land.area > 200 ? 15 : 10) * px, x = T.x(land.label[0]), y = T.y(land.label[1]);
+      const o = { style: "italic", weight: "normal", halo: "rgba(236,220,176,0.9)" };
+      label(c, land.name, x, y, PAINT.landText, size, o);
+      taken.push(named(textBox(c, land.name, x, y, size, o), `land ${land.name}`));
     }
-    for (const route of B.routes) drawRoute(c, T, route, px);
+    for (const route of B.routes) drawRoute(c, T, route, px, taken);
     for (const port of B.ports) {
-      const x = T.x(port.at[0]), y = T.y(port.at[1]), s = 5 * px;
+      const x = T.x(port.at[0]), y = T.y(port.at[1]), s = 5 * px, o = { align: port.left ? "right" : "left" };
       c.strokeStyle = "#fff"; c.lineWidth = 4.5 * px; cross(c, x, y, s);
       c.strokeStyle = PAINT.port; c.lineWidth = 2.5 * px; cross(c, x, y, s);
-      label(c, port.name, x + (port.left ? -8 : 8) * px, y, PAINT.port, 11 * px, { align: port.left ? "right" : "left" });
+      label(c, port.name, x + (port.left ? -8 : 8) * px, y, PAINT.port, 11 * px, o);
+      taken.push(named([x - s, y - s, x + s, y + s], `port mark ${port.name}`),
+                 named(textBox(c, port.name, x + (port.left ? -8 : 8) * px, y, 11 * px, o), `port ${port.name}`));
     }
+    for (const route of B.routes) routeLabels(c, T, route, px, taken);
     c.strokeStyle = PAINT.seaEdge; c.lineWidth = 2 * px; c.strokeRect(T.x(0), T.y(B.depth), B.width * T.scale, B.depth * T.scale);
+    placed = taken;
     return off;
   }
+
+  function named(box, what) { box.what = what; return box; }
+
+  function textBox(c, text, x, y, size, options) {  // the box [x0, y0, x1, y1] a label would cover (unrotated)
+    const o = options || {};
+    c.save();
+    c.font = `${o.style || ""} ${o.weight || "bold"} ${size}px "DejaVu Sans", Arial, sans-serif`;
+    const w = c.measureText(text).width + size / 2;
+    c.restore();
+    const x0 = o.align === "right" ? x - w : o.align === "left" ? x : x - w / 2;
+    return [x0, y - size * 0.7, x0 + w, y + size * 0.7];
+  }
+
+  function clear(box, taken) {
+    return !taken.some((b) => box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3]);
+  }
+
 
   function cross(c, x, y, s) {
     c.beginPath(); c.moveTo(x - s, y - s); c.lineTo(x + s, y + s); c.moveTo(x - s, y + s); c.lineTo(x + s, y - s); c.stroke();
   }
 
-  function drawRoute(c, T, route, px) {
+  function drawRoute(c, T, route, px, taken) {
     for (const leg of route.legs) {
       c.beginPath(); ringPath(c, T, leg.area);
       c.globalAlpha = 0.22; c.fillStyle = route.colour; c.fill("evenodd"); c.globalAlpha = 1;
@@ -210,16 +243,47 @@
       head(c, x + dx, y + dy, Math.atan2(dy, dx), 7 * px, route.colour);
       c.beginPath(); c.arc(x, y, 6 * px, 0, 2 * Math.PI); c.fillStyle = "#fff"; c.fill(); c.stroke();
       label(c, leg.direction[0].toUpperCase(), x, y, route.colour, 8 * px, { halo: "rgba(255,255,255,0)" });
-      const lx = T.x(leg.label[0]), ly = T.y(leg.label[1]);  // the zone's name, and which leg ends there
-      label(c, leg.zone, lx, ly - 6 * px, route.colour, 10 * px);
-      label(c, `${route.label} ${leg.direction === "north" ? "\u2191" : "\u2193"}`, lx, ly + 6 * px, route.colour, 9 * px,
-            { weight: "normal" });
+      const r = 7 * px;  // the start's circle and its launch arrow: no label over them
+      taken.push(named([x - r, y - r, x + r, y + r], `start ${route.key} ${leg.direction}`),
+                 named([Math.min(x, x + dx) - r, Math.min(y, y + dy) - r, Math.max(x, x + dx) + r, Math.max(y, y + dy) + r],
+                       `launch arrow ${route.key} ${leg.direction}`));
     }
-    const at = along(route.line, 0.42);  // the route's name and value, written along it
-    let angle = Math.atan2(-(at.dy), at.dx);
-    if (angle > Math.PI / 2) angle -= Math.PI; else if (angle < -Math.PI / 2) angle += Math.PI;
-    const nx = -Math.sin(angle), ny = Math.cos(angle);
-    label(c, route.title, T.x(at.x) + nx * 12 * px, T.y(at.y) + ny * 12 * px, route.colour, 12 * px, { angle: angle });
+  }
+
+  function routeLabels(c, T, route, px, taken) {  // zone names and the route's name, each clear of the rest
+    const OFFSETS = [[0, 0]];
+    for (const r of [14, 24, 36, 50, 66]) for (let k = 0; k < 8; k++) OFFSETS.push([r * Math.cos(k * Math.PI / 4), r * Math.sin(k * Math.PI / 4)]);
+    for (const leg of route.legs) {  // the zone's name, and which leg ends there
+      const lx = T.x(leg.label[0]), ly = T.y(leg.label[1]);
+      const second = `${route.label} ${leg.direction === "north" ? "\u2191" : "\u2193"}`;
+      const both = (dx, dy) => {
+        const a = textBox(c, leg.zone, lx + dx, ly - 6 * px + dy, 10 * px), b = textBox(c, second, lx + dx, ly + 6 * px + dy, 9 * px, { weight: "normal" });
+        return [Math.min(a[0], b[0]), a[1], Math.max(a[2], b[2]), b[3]];
+      };
+      const [dx, dy] = OFFSETS.map(([ox, oy]) => [ox * px, oy * px]).find(([ox, oy]) => clear(both(ox, oy), taken)) || [0, 0];
+      label(c, leg.zone, lx + dx, ly - 6 * px + dy, route.colour, 10 * px);
+      label(c, second, lx + dx, ly + 6 * px + dy, route.colour, 9 * px, { weight: "normal" });
+      taken.push(named(both(dx, dy), `zone ${leg.zone}`));
+    }
+    const SHARES = [0.42, 0.36, 0.48, 0.3, 0.54, 0.24, 0.6, 0.18, 0.66, 0.72, 0.12, 0.78];
+    let chosen = null;
+    for (const share of SHARES) {  // the route's name and value, written along it where nothing else is written
+      for (const side of [1, -1]) {
+        const at = along(route.line, share);
+        let angle = Math.atan2(-(at.dy), at.dx);
+        if (angle > Math.PI / 2) angle -= Math.PI; else if (angle < -Math.PI / 2) angle += Math.PI;
+        const nx = -Math.sin(angle) * side, ny = Math.cos(angle) * side;
+        const x = T.x(at.x) + nx * 12 * px, y = T.y(at.y) + ny * 12 * px;
+        const flat = textBox(c, route.title, 0, 0, 12 * px), w = (flat[2] - flat[0]) / 2, h = (flat[3] - flat[1]) / 2;
+        const ex = Math.abs(Math.cos(angle)) * w + Math.abs(Math.sin(angle)) * h, ey = Math.abs(Math.sin(angle)) * w + Math.abs(Math.cos(angle)) * h;
+        const box = [x - ex, y - ey, x + ex, y + ey];
+        chosen = chosen || { x, y, angle, box };
+        if (clear(box, taken)) { chosen = { x, y, angle, box }; break; }
+      }
+      if (chosen && clear(chosen.box, taken)) break;
+    }
+    label(c, route.title, chosen.x, chosen.y, route.colour, 12 * px, { angle: chosen.angle });
+    taken.push(named(chosen.box, `route ${route.key}`));
   }
 
   function along(line, share) {  // the point a share of the way along a polyline, with its direction
@@ -314,24 +378,52 @@
     return lower.slice(0, -1).concat(upper.slice(0, -1));
   }
 
+  function trail(c, T, track, from, to) {  // the recorded path between two times, as one line
+    c.beginPath();
+    const start = along_(track, from);
+    c.moveTo(T.x(start.p[0] * 100), T.y(start.p[1] * 100));
+    for (let j = 0; j < track.times.length && track.times[j] < to; j++) {
+      if (track.times[j] > from) c.lineTo(T.x(track.poses[j].p[0] * 100), T.y(track.poses[j].p[1] * 100));
+    }
+    const end = along_(track, to);
+    c.lineTo(T.x(end.p[0] * 100), T.y(end.p[1] * 100));
+  }
+
   function drawTrails(c, T, step, t) {
     const px = window.devicePixelRatio || 1;
     step.tracks.forEach((track, k) => {
       const seat = G.seats[G.ships[track.name].seat];
-      c.beginPath();
-      let started = false;
-      for (let j = 0; j < track.times.length && track.times[j] <= t; j++) {
-        const [x, y] = [T.x(track.poses[j].p[0] * 100), T.y(track.poses[j].p[1] * 100)];
-        if (started) c.lineTo(x, y); else { c.moveTo(x, y); started = true; }
-      }
-      if (!started) return;
-      const now = sample(track, t);
-      c.lineTo(T.x(now.p[0] * 100), T.y(now.p[1] * 100));
+      if (t < track.times[0]) return;
+      const counted = track.aground === null ? t : Math.min(t, track.aground);
+      trail(c, T, track, track.times[0], counted);
       c.setLineDash(k ? [3 * px, 3 * px] : []);
       c.strokeStyle = "rgba(255,255,255,0.8)"; c.lineWidth = 4 * px; c.stroke();
       c.strokeStyle = rgb(seat.rgb, 0.85); c.lineWidth = 2 * px; c.stroke();
       c.setLineDash([]);
+      if (track.aground === null || t < track.aground) return;
+      // D19: what the die did after it ran aground did not count: its path faded, the crossing marked
+      trail(c, T, track, track.aground, Math.min(t, track.end));
+      c.setLineDash([1.5 * px, 3 * px]); c.strokeStyle = rgb(seat.rgb, 0.85); c.globalAlpha = 0.35;
+      c.lineWidth = 1.5 * px; c.stroke(); c.globalAlpha = 1; c.setLineDash([]);
+      const x = T.x(track.crossed[0] * 100), y = T.y(track.crossed[1] * 100), s = 7 * px;
+      const rest = t >= step.duration ? step.after[track.name] : null;
+      if (rest) {  // dashed to where the rules set it down
+        c.beginPath(); c.moveTo(x, y); c.lineTo(T.x(rest.p[0] * 100), T.y(rest.p[1] * 100));
+        c.setLineDash([4 * px, 3 * px]); c.strokeStyle = "#333"; c.lineWidth = 1.2 * px; c.stroke(); c.setLineDash([]);
+      }
+      c.beginPath(); c.moveTo(x, y - s); c.lineTo(x + s * 0.9, y + s * 0.6); c.lineTo(x - s * 0.9, y + s * 0.6); c.closePath();
+      c.fillStyle = "#fff"; c.fill(); c.strokeStyle = rgb(seat.rgb, 0.85); c.lineWidth = 2 * px; c.stroke();
     });
+  }
+
+  function drawThrown(c, T, step, poses) {  // a ring round the die this step threw
+    const pose = step.ship ? poses[step.ship] : null;
+    if (!pose || pose.p[2] <= -half) return;
+    const px = window.devicePixelRatio || 1, x = T.x(pose.p[0] * 100), y = T.y(pose.p[1] * 100);
+    const r = Math.max(1.3 * G.die / PER_M * 100 * T.scale, 9 * px);
+    c.beginPath(); c.arc(x, y, r, 0, 2 * Math.PI);
+    c.strokeStyle = "rgba(255,255,255,0.95)"; c.lineWidth = 4 * px; c.stroke();
+    c.strokeStyle = "#111"; c.lineWidth = 1.6 * px; c.stroke();
   }
 
   function draw() {
@@ -341,6 +433,7 @@
     const T = transform(), step = steps[state.index];
     if (state.trails && step.tracks.length) drawTrails(ctx, T, step, state.t);
     const poses = posesAt(step, state.t);
+    drawThrown(ctx, T, step, poses);
     Object.keys(poses).filter((n) => poses[n].p[2] > -half)
       .sort((a, b) => poses[a].p[2] - poses[b].p[2]).forEach((name) => drawDie(ctx, T, name, poses[name]));
   }
@@ -521,5 +614,6 @@
     steps: N,
     state: () => ({ index: state.index, t: state.t, done: done(), mode: state.mode, duration: steps[state.index].duration }),
     go: (i, show) => go(i, show || "end"),
+    labels: () => placed.map((b) => ({ what: b.what, box: b.slice(0, 4) })),
   };
 })();
