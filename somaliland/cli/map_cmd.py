@@ -19,20 +19,20 @@ def register(commands: argparse._SubParsersAction) -> None:
     c = sub.add_parser("check", help="check map files; print OK or every problem (exit 2 on problems)",
                        description="Check each map file against the schema and the geometry rules. Prints "
                                    "OK and a summary, or every problem found; exits 2 if any file has one.")
-    c.add_argument("files", nargs="+", metavar="FILE", help="map files (.toml)")
+    c.add_argument("files", nargs="+", metavar="FILE", help="map files (.toml), or shipped maps' names (tiny, horn-of-africa)")
     c.set_defaults(run=run_check)
 
     s = sub.add_parser("show", help="draw the board to an image (png, svg or pdf)",
                        description="Draw the board: land and sea, routes with direction arrows, starts, "
                                    "destination zones, pirate ports, a cm grid and a scale bar.")
-    s.add_argument("file", metavar="FILE", help="map file (.toml)")
+    s.add_argument("file", metavar="FILE", help="map file (.toml), or a shipped map's name (tiny, horn-of-africa)")
     s.add_argument("-o", "--output", required=True, metavar="OUT.png", help="image to write")
     s.add_argument("--dpi", type=types.positive_int, default=150, help="resolution of a PNG (default 150)")
     s.set_defaults(run=run_show)
 
     m = sub.add_parser("mesh", help="write the board (slab plus relief) as a Wavefront OBJ mesh",
                        description="Write the board as physics sees it: the slab plus any raised land.")
-    m.add_argument("file", metavar="FILE", help="map file (.toml)")
+    m.add_argument("file", metavar="FILE", help="map file (.toml), or a shipped map's name (tiny, horn-of-africa)")
     m.add_argument("-o", "--output", required=True, metavar="OUT.obj", help="mesh to write")
     m.add_argument("--units", choices=("m", "cm", "mm"), default="m", help="units of the mesh (default m)")
     m.set_defaults(run=run_mesh)
@@ -55,7 +55,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                    "hand model, under the rules' turn and move limits (R15, D10), through real "
                                    "physics; and throw a firm throw many times for its median roll distance.")
     r.add_argument("file", metavar="FILE", nargs="+",
-                   help="map file (.toml); two or more to compare them side by side, sailed with the same draws "
+                   help="map file (.toml) or a shipped map's name; two or more to compare them side by side, sailed with the same draws "
                         "of the hands' scatter (common random numbers), so they differ by the maps more than by luck")
     r.add_argument("--strategy", default="ev", help="the strategy whose aim sails the voyages (default ev)")
     r.add_argument("--skill", type=float, default=0.75,

@@ -39,7 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--size", type=_size, default=(960, 720), help="export frame size WIDTHxHEIGHT (default 960x720)")
     p.add_argument("--speed", type=float, default=1.0, help="GUI replay speed, 1 = real time (default 1)")
     p.add_argument("--follow", action="store_true", help="GUI: start with the follow-the-die camera")
-    p.add_argument("--map", type=Path, default=None, help="map file to replay on (default: the one the record names)")
+    p.add_argument("--map", type=Path, default=None, help="map file (or a shipped map's name) to replay on (default: the one the record names)")
     p.add_argument("--check", action="store_true",
                    help="re-simulate the chosen throws and check each comes to rest where the record says; "
                         "throws recorded without paths then play their re-simulated paths")
