@@ -47,7 +47,8 @@ def test_a_command_given_a_bad_map_prints_one_line_and_exits_2(tmp_path):
 
 def test_check_of_a_missing_file_exits_2(capsys):
     assert main(["map", "check", "maps/nowhere.toml"]) == 2
-    assert "maps/nowhere.toml: (top level): expected a readable map file" in capsys.readouterr().out
+    assert ("maps/nowhere.toml: (top level): expected a map file, or a shipped map's name (horn-of-africa, tiny), "
+            "found No such file or directory") in capsys.readouterr().out
 
 
 def test_show_writes_a_png(tmp_path):
