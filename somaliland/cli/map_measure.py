@@ -17,6 +17,7 @@ def run_measure(args: argparse.Namespace) -> int:
     from physics import make_roller
     from somaliland.errors import UsageError
     from somaliland.map import load
+    from somaliland.players.comparison import VOYAGES as VOYAGES_UNIT
     from somaliland.players.survey import VOYAGES
     from somaliland.rules import RulesConfig, load_rules
 
@@ -39,8 +40,7 @@ def run_measure(args: argparse.Namespace) -> int:
             following = _next_voyages(differences, voyages, cap) if several else None
             if following is None:
                 break
-            overlapping = sum(1 for _, rows in differences for _, diffs, _ in rows if diffs for d in diffs
-                              if d.needed and d.unit == "voyages")
+            overlapping = sum(1 for d in _every(differences) if d.needed and d.unit == VOYAGES_UNIT)
             print(f"somaliland map measure: {overlapping} figure{'s' * (overlapping != 1)} not told apart with "
                   f"{voyages} voyages a leg; sailing {following}", file=sys.stderr)
             voyages = following
@@ -112,10 +112,15 @@ def _compare(found: list) -> list:
     return out
 
 
+def _every(differences: list) -> list:
+    """Return every leg's every difference, of every map against the first."""
+    return [d for _, rows in differences for _, diffs, _ in rows if diffs for d in diffs]
+
+
 def _next_voyages(differences: list, voyages: int, cap: int) -> int | None:
     from somaliland.players.comparison import next_voyages
 
-    return next_voyages([d for _, rows in differences for _, diffs, _ in rows if diffs for d in diffs], voyages, cap)
+    return next_voyages(_every(differences), voyages, cap)
 
 
 def _map_data(m, survey, exposures, firm: dict, args: argparse.Namespace, rules, voyages: int,
