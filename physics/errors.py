@@ -38,3 +38,7 @@ def check_vector(name: str, value: Any, n: int, lo: float, hi: float, *, unit: s
     if len(items) != n:
         raise PhysicsInputError(name, value, f"exactly {n} numbers in [{lo:g}, {hi:g}]{unit}")
     return tuple(check_finite(f"{name}[{i}]", x, lo, hi, unit=unit) for i, x in enumerate(items))
+
+
+class NoDisplayError(RuntimeError):
+    """PyBullet's GUI cannot open its window here (no display, or one without OpenGL): `view.display_problem`."""

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from physics.errors import NoDisplayError
 
 WINDOW_TITLE = "Bullet Physics ExampleBrowser"  # how PyBullet's GUI names its window
 ARROWS = {"right": 65296, "left": 65295, "up": 65297, "down": 65298}  # PyBullet's key codes (B3G_*_ARROW)
@@ -53,6 +57,9 @@ class View:
                  background: tuple[float, float, float] = (0.7, 0.7, 0.8)) -> None:
         from physics.world import opened, quiet_stdout  # Bullet's C code prints on import and connect
 
+        problem = display_problem() if size is not None else None
+        if problem is not None:  # PyBullet would end the process, its message silenced with the rest
+            raise NoDisplayError(f"PyBullet's window needs a display, and {problem}")
         with quiet_stdout():
             p = _pybullet()
             from pybullet_utils import bullet_client
@@ -191,14 +198,42 @@ def _pybullet():
     return pybullet
 
 
-def _x11_window(title: str) -> tuple[int, int, int, int] | None:
-    """Return (x, y, width, height) on the screen of the X11 window whose name starts with `title`."""
+def display_problem() -> str | None:
+    """Return why PyBullet's GUI could not open its window here, or None where it can (or cannot be told).
+
+    On Linux and other X11 systems PyBullet's window needs an X display with OpenGL (GLX); without one its C
+    code ends the process (status 1, its message on the stderr that loading PyBullet silences). This opens the
+    display as PyBullet would, and lets it go. macOS and Windows draw their windows without X: None.
+    """
+    if sys.platform in ("darwin", "win32"):
+        return None
+    name = os.environ.get("DISPLAY", "")
+    if not name:
+        return "there is no display (DISPLAY is not set)"
+    x11 = _libx11()
+    if x11 is None:
+        return f"the X11 library (libX11) is not installed, so the display {name} cannot be opened"
+    display = x11.XOpenDisplay(name.encode())
+    if not display:
+        return f"the display {name} cannot be opened"
+    try:
+        codes = [ctypes.c_int() for _ in range(3)]
+        if not x11.XQueryExtension(display, b"GLX", *(ctypes.byref(code) for code in codes)):
+            return f"the display {name} has no OpenGL (its X server lacks the GLX extension)"
+    finally:
+        x11.XCloseDisplay(display)
+    return None
+
+
+def _libx11():
+    """Return libX11 with the signatures used here, or None where it is not installed."""
     name = ctypes.util.find_library("X11")
     if name is None:
         return None
     x11 = ctypes.cdll.LoadLibrary(name)
     x11.XOpenDisplay.restype = ctypes.c_void_p
     x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    x11.XQueryExtension.argtypes = [ctypes.c_void_p, ctypes.c_char_p] + [ctypes.POINTER(ctypes.c_int)] * 3
     x11.XDefaultRootWindow.restype = ctypes.c_ulong
     x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
     x11.XQueryTree.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(ctypes.c_ulong),
@@ -212,6 +247,14 @@ def _x11_window(title: str) -> tuple[int, int, int, int] | None:
                                           ctypes.POINTER(ctypes.c_ulong)]
     x11.XFree.argtypes = [ctypes.c_void_p]
     x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+    return x11
+
+
+def _x11_window(title: str) -> tuple[int, int, int, int] | None:
+    """Return (x, y, width, height) on the screen of the X11 window whose name starts with `title`."""
+    x11 = _libx11()
+    if x11 is None:
+        return None
     display = x11.XOpenDisplay(None)
     if not display:
         return None

@@ -159,3 +159,24 @@ def test_a_rules_file_that_is_not_utf8_and_a_top_down_figure_of_no_known_format_
     out = run("replay", str(record), "--round", "1", "--top-down", str(tmp_path / "round.txt"))
     assert out.returncode == 2 and "--top-down" in out.stderr and "expected a .png, .svg or .pdf file name" in out.stderr
     assert "Traceback" not in out.stderr and not (tmp_path / "round.txt").exists()
+
+
+def test_a_shipped_map_is_named_from_any_folder_and_recorded_by_its_file(tmp_path):
+    """`--map tiny` from a user's own folder plays maps/tiny.toml; the record names that file, not the word, so
+    `verify` finds it at its recorded path."""
+    from pathlib import Path
+
+    shipped = Path(__file__).resolve().parents[1] / "maps" / "tiny.toml"
+    (tmp_path / "rules.toml").write_text("rounds = 1\n")
+
+    def here(*args):
+        return subprocess.run([sys.executable, "-m", "somaliland.cli.main", *args], capture_output=True, text=True,
+                              cwd=tmp_path)
+
+    out = here("play", "--map", "tiny", "--players", "2", "--rules", "rules.toml", "--record", "game.jsonl")
+    assert out.returncode == 0, out.stderr
+    assert json.loads((tmp_path / "game.jsonl").read_text().splitlines()[0])["map"]["file"] == str(shipped)
+    out = here("verify", "game.jsonl")
+    assert out.returncode == 0 and "not at its recorded path" not in out.stderr, out.stderr
+    out = here("map", "check", "maps/tiny.toml")
+    assert out.returncode == 0 and "maps/tiny.toml: OK" in out.stdout, out.stderr

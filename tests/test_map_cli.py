@@ -47,7 +47,8 @@ def test_a_command_given_a_bad_map_prints_one_line_and_exits_2(tmp_path):
 
 def test_check_of_a_missing_file_exits_2(capsys):
     assert main(["map", "check", "maps/nowhere.toml"]) == 2
-    assert "maps/nowhere.toml: (top level): expected a readable map file" in capsys.readouterr().out
+    assert ("maps/nowhere.toml: (top level): expected a map file, or a shipped map's name (horn-of-africa, tiny), "
+            "found No such file or directory") in capsys.readouterr().out
 
 
 def test_show_writes_a_png(tmp_path):
@@ -110,3 +111,73 @@ def test_measure_reports_the_players_survey_as_json():
 def test_measure_names_an_unknown_strategy():
     out = run("map", "measure", "maps/tiny.toml", "--strategy", "reckless", "--voyages", "2")
     assert out.returncode == 2 and "known strategies: bold, cautious, ev, search" in out.stderr
+
+
+def test_measure_shows_each_leg_s_pirate_exposure_and_a_moved_port_changes_it_alone(tmp_path):
+    """Moving the Cove 1.5 cm towards the east passage and 4 cm north: the survey never meets a port, so both maps
+    are sailed by the same voyages; the closest pass (exact geometry: from 5.0 cm at 11 cm along the leg to 3.5
+    cm at 15 cm northbound, 7 cm southbound) and the seizures a voyage expects change, and the comparison says
+    that difference is the map's alone. The safe west passage expects none (D15). Lengths are explained beside
+    `map check`'s: a leg sails 27 cm of its route's 34 cm centre line."""
+    moved = tmp_path / "port-moved.toml"
+    moved.write_text(TINY.replace("at = [20.0, 20.0]", "at = [21.5, 24.0]"))
+    args = ("map", "measure", "tiny", str(moved), "--throws", "4", "--voyages", "4")
+    out = run(*args, "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["voyages_sailed"] == [4]  # nothing to tell apart by sailing more: the same voyages everywhere
+    first, second = data["maps"]
+    assert first["legs"] == second["legs"]
+    assert all(leg["length_cm"] == 27.0 and leg["centre_line_cm"] == 34.0 for leg in first["legs"])
+    passes = [[(p["distance_cm"], p["along_cm"]) for leg in m["pirates"] for p in leg["closest_pass"]]
+              for m in (first, second)]
+    assert passes == [[(5.0, 11.0), (5.0, 11.0), (15.0, 11.0), (15.0, 11.0)],
+                      [(3.5, 15.0), (3.5, 7.0), (16.5, 15.0), (16.5, 7.0)]]
+    for m in (first, second):
+        east, west = m["pirates"][:2], m["pirates"][2:]
+        assert all(leg["targeted"] and 0 < leg["seizures_per_voyage"] <= leg["turn_ends_at_sea_per_voyage"]
+                   for leg in east)
+        assert all(not leg["targeted"] and leg["seizures_per_voyage"] == 0 for leg in west)
+    verdicts = {(c["route"], c["direction"]): {f["measure"]: f["verdict"] for f in c["figures"]}
+                for c in data["comparison"]}
+    assert all(v["alone"] == v["aground"] == v["off board"] == v["convoy"] == "same" for v in verdicts.values())
+    assert {verdicts["africa", d]["seizures"] for d in ("north", "south")} == {"same"}
+    changed = [v["seizures"] for k, v in verdicts.items() if k[0] == "somalia"]
+    assert "same voyages" in changed and set(changed) <= {"same", "same voyages"}
+    text = run(*args).stdout
+    assert "the map's alone (the same voyages in both)" in text and "Cove 3.5 at 15" in text
+    assert "`map check` gives each route's whole centre line, end to end: east passage 34.0 cm" in text
+
+
+def test_measure_adds_voyages_while_two_maps_figures_overlap_up_to_the_cap(tmp_path):
+    """The east passage's northbound start moved 5.5 cm back: that leg's voyages differ (its other legs' do not).
+    Sailed at 3 voyages a leg with no room for more, some differing figure's intervals overlap there; allowed 6,
+    the command sails 6 (twice as many, within the cap), and what still overlaps then says how many voyages would
+    tell it, more than were sailed."""
+    far = tmp_path / "far-start.toml"
+    far.write_text(TINY.replace("start = [25.0, 9.0]", "start = [25.0, 3.5]"))
+
+    def measure(cap):
+        out = run("map", "measure", "tiny", str(far), "--throws", "4", "--voyages", "3", "--max-voyages", str(cap),
+                  "--json")
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout), out.stderr
+
+    (short, _), (data, said) = measure(3), measure(6)
+    assert short["voyages_sailed"] == [3]
+    assert any(f["verdict"] == "overlap" for c in short["comparison"] for f in c["figures"])
+    assert data["voyages_sailed"] == [3, 6] and data["max_voyages"] == 6
+    assert all(m["voyages"] == 6 for m in data["maps"])
+    assert "not told apart with 3 voyages a leg; sailing 6" in said
+    same = {(c["route"], c["direction"]): c["same_voyages"] for c in data["comparison"]}
+    assert same == {("somalia", "north"): False, ("somalia", "south"): True, ("africa", "north"): True,
+                    ("africa", "south"): True}
+    for c in data["comparison"]:
+        for f in c["figures"]:
+            assert (f["needed"] is None) == (f["verdict"] != "overlap")
+            assert f["needed_of"] != "voyages" or f["needed"] > 6
+
+
+def test_measure_refuses_a_cap_below_the_first_count():
+    out = run("map", "measure", "tiny", "tiny", "--voyages", "8", "--max-voyages", "4")
+    assert out.returncode == 2 and "--max-voyages 4 is fewer than --voyages 8" in out.stderr

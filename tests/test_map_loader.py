@@ -7,7 +7,7 @@ import pytest
 from shapely import Point
 
 from somaliland.boards import default_board
-from somaliland.map import Direction, Map, MapError, default_map, load, loads, problems, shipped_maps
+from somaliland.map import Direction, Map, MapError, default_map, load, loads, problems, resolve, shipped_maps
 from somaliland.map.document import to_document
 from somaliland.map.locate import find_line, line_index
 from somaliland.map.write import dumps
@@ -141,10 +141,38 @@ def test_windows_line_ends_and_byte_order_mark_are_fine():
     assert m.name == "Tiny"
 
 
-def test_missing_file_is_a_map_error():
+def test_missing_file_is_a_map_error_naming_the_shipped_maps():
     with pytest.raises(MapError) as err:
         load("maps/no-such-map.toml")
-    assert err.value.file == "maps/no-such-map.toml" and "readable" in err.value.expected
+    assert err.value.file == "maps/no-such-map.toml"
+    assert err.value.expected == "a map file, or a shipped map's name (horn-of-africa, tiny)"
+
+
+SHIPPED = Path(__file__).resolve().parents[1] / "maps"
+
+
+@pytest.mark.parametrize("name, shipped", [("tiny", "tiny.toml"), ("tiny.toml", "tiny.toml"),
+                                           ("maps/tiny.toml", "tiny.toml"), ("horn-of-africa", "horn-of-africa.toml")])
+def test_a_shipped_map_is_found_by_its_name_from_any_folder(tmp_path, monkeypatch, name, shipped):
+    monkeypatch.chdir(tmp_path)
+    assert resolve(name) == SHIPPED / shipped
+    assert load(name).sha256 == load(SHIPPED / shipped).sha256 and problems(name) == []
+
+
+def test_a_users_own_file_comes_before_a_shipped_map_of_its_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    own = (SHIPPED / "tiny.toml").read_text(encoding="utf-8").replace('name = "Tiny"', 'name = "Mine"', 1)
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "tiny.toml").write_text(own, encoding="utf-8")
+    assert resolve("maps/tiny.toml") == Path("maps/tiny.toml") and load("maps/tiny.toml").name == "Mine"
+
+
+@pytest.mark.parametrize("name", ["../maps/tiny", "other/tiny.toml", "tiny.svg", "tiny.json", "map.schema"])
+def test_only_a_shipped_map_s_bare_name_or_maps_path_is_looked_up(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    assert resolve(name) == Path(name)
+    with pytest.raises(MapError, match="shipped map's name"):
+        load(name)
 
 
 def test_line_index_finds_keys_headers_and_array_elements():

@@ -226,3 +226,58 @@ def test_keys_move_through_the_game_and_switch_cameras(tmp_path, story):
     assert abs(port[2][0] - x) < 0.1 * story.world.width and abs(port[2][1] - y) < 0.25 * story.world.depth
     assert seen["next turn"][3] > 0 and seen["faster"][4] == 2.0
     assert story.steps[seen["round 2"][3]].round == 2
+
+
+def unused_display() -> str:
+    """Return an X display name no server answers (no socket, no lock file)."""
+    from pathlib import Path
+
+    number = next(n for n in range(90, 200)
+                  if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists())
+    return f":{number}"
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="PyBullet's window needs no X display there")
+@pytest.mark.parametrize("display", [None, "unused"])
+def test_without_a_display_the_gui_replay_says_so_in_one_line_at_once(tmp_path, story, display):
+    """PyBullet's window without a display ends the process with status 1 and its message silenced: the replay
+    must refuse first, in one line naming what works without a display, exit 2, before loading anything."""
+    import os
+    import time
+
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    if display is not None:
+        env["DISPLAY"] = unused_display()
+    began = time.monotonic()
+    run = subprocess.run([sys.executable, "-m", "somaliland.cli.main", "replay", story.path], env=env,
+                         capture_output=True, text=True, timeout=120)
+    took = time.monotonic() - began
+    assert run.returncode == 2, (run.returncode, run.stderr)
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
+    assert lines[0].startswith("somaliland replay: error: the GUI replay needs a display")
+    assert ("DISPLAY is not set" if display is None else f"the display {env['DISPLAY']} cannot be opened") in lines[0]
+    for way in ("--html", "-o turn.gif", "--top-down", f"xvfb-run -a somaliland replay {story.path} --screenshot"):
+        assert way in lines[0]
+    assert took < 30  # fails fast: no map, no board texture, no PyBullet (about 1 s of imports)
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="PyBullet's window needs no X display there")
+def test_a_window_is_refused_without_a_display_before_pybullet_can_end_the_process(monkeypatch):
+    from physics.errors import NoDisplayError
+    from physics.view import View
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    with pytest.raises(NoDisplayError, match="needs a display, and there is no display"):
+        View((320, 240))
+    View(None).close()  # offscreen drawing needs none
+
+
+@needs_xvfb
+@pytest.mark.parametrize("server, problem", [((), "None"), (("-s", "-extension GLX"), "has no OpenGL")])
+def test_a_display_is_told_usable_only_with_opengl(server, problem):
+    run = subprocess.run(["xvfb-run", "-a", *server, sys.executable, "-c",
+                          "from physics.view import display_problem; print(display_problem())"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert problem in run.stdout

@@ -93,6 +93,32 @@ def test_other_version_and_other_map_are_said(record, tmp_path):
                for w in story.warnings)
 
 
+def test_a_record_replayed_on_another_map_blames_that_map_naming_both(record, tmp_path, capsys):
+    """A map chosen with --map that is not the game's: the line where the game parts from it names the map used
+    and the record's, each with its sha256, not an edit or other rules."""
+    from somaliland.map import load
+
+    tiny, played = load("tiny"), load_story(record).world
+    with pytest.raises(RecordError) as refused:
+        load_story(record, tiny)
+    message = str(refused.value)
+    assert (f"the map used, {tiny.source} (\"Tiny\", sha256 {tiny.sha256[:12]}), is not the map the game was "
+            f"played on, {played.source} (\"{played.name}\", sha256 {played.sha256[:12]})") in message
+    assert "edited" not in message and "other rules" not in message
+    page = tmp_path / "x.html"
+    assert main(["replay", str(record), "--map", "tiny", "--html", str(page)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not the map the game was played on" in err and not page.exists()
+
+
+def test_an_edited_record_on_its_own_map_is_still_called_edited(record, tmp_path):
+    events = lines(record)
+    k = next(i for i, e in enumerate(events) if e["kind"] == "grounded")
+    events[k]["at"][0] += 0.01
+    with pytest.raises(RecordError, match=f"line {k + 1}: grounded line: .*edited, or made by other rules"):
+        load_story(write_lines(tmp_path / "edited.jsonl", events))
+
+
 def test_a_moved_path_start_is_flagged_with_its_line(record, tmp_path):
     events = lines(record)
     k = next(i for i, e in enumerate(events) if e["kind"] == "throw" and len(e["result"]["paths"]) > 1)

@@ -161,3 +161,26 @@ def test_every_option_is_documented_and_in_the_default_file() -> None:
         assert f"`{option.key}`" in doc, option.key
         assert f"\n{option.key} = " in shipped, option.key
     assert "`fleet`" in doc
+
+
+@pytest.mark.parametrize("text, line, key, said", [
+    ("rounds = 2\n\n# seize any ship\npirate_target = 'any_route'\n", 4, "pirate_target",
+     "expected a known option: did you mean 'pirate_targets'?"),
+    ("rounds = 2\n[dice]\nsize_mm = 16\n", 2, "dice", "expected a known option (collision_both_lose_turn, "),
+    ("players = 3\nrounds = 'four'\n", 2, "rounds", "expected an integer from 1 to 50, found 'four'"),
+    ("rounds = 2\n\n[[fleet]]\nname = 'a'\nfaces = [1, 1, 1, 1, 1, 1]\n[[fleet]]\nname = 'b'\n"
+     "faces = [1, 1, 1, 1, 1, -1]\n", 8, "fleet[1].faces", "expected six non-negative integers"),
+    ("rounds = 2\nplayers = \n", 2, "(syntax)", "expected valid TOML"),
+])
+def test_a_rules_file_s_problem_names_its_line_and_a_typo_its_likely_option(tmp_path: Path, text: str, line: int,
+                                                                           key: str, said: str) -> None:
+    """As a map file's problems do: FILE:LINE: key: expected ..., found ...; an unknown key that looks like a
+    typo of an option names that option (difflib) rather than listing all of them."""
+    path = tmp_path / "rules.toml"
+    path.write_text(text)
+    with pytest.raises(RulesConfigError) as caught:
+        load_rules(path)
+    message = str(caught.value)
+    assert caught.value.line == line and message.startswith(f"{path}:{line}: {key}: ") and said in message
+    if "did you mean" in said:  # the guess replaces the list of every option
+        assert "collision_both_lose_turn" not in message

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 
 from somaliland.cli import args as types
+from somaliland.cli.map_measure import MAX_VOYAGES, run_measure
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -19,20 +18,20 @@ def register(commands: argparse._SubParsersAction) -> None:
     c = sub.add_parser("check", help="check map files; print OK or every problem (exit 2 on problems)",
                        description="Check each map file against the schema and the geometry rules. Prints "
                                    "OK and a summary, or every problem found; exits 2 if any file has one.")
-    c.add_argument("files", nargs="+", metavar="FILE", help="map files (.toml)")
+    c.add_argument("files", nargs="+", metavar="FILE", help="map files (.toml), or shipped maps' names (tiny, horn-of-africa)")
     c.set_defaults(run=run_check)
 
     s = sub.add_parser("show", help="draw the board to an image (png, svg or pdf)",
                        description="Draw the board: land and sea, routes with direction arrows, starts, "
                                    "destination zones, pirate ports, a cm grid and a scale bar.")
-    s.add_argument("file", metavar="FILE", help="map file (.toml)")
+    s.add_argument("file", metavar="FILE", help="map file (.toml), or a shipped map's name (tiny, horn-of-africa)")
     s.add_argument("-o", "--output", required=True, metavar="OUT.png", help="image to write")
     s.add_argument("--dpi", type=types.positive_int, default=150, help="resolution of a PNG (default 150)")
     s.set_defaults(run=run_show)
 
     m = sub.add_parser("mesh", help="write the board (slab plus relief) as a Wavefront OBJ mesh",
                        description="Write the board as physics sees it: the slab plus any raised land.")
-    m.add_argument("file", metavar="FILE", help="map file (.toml)")
+    m.add_argument("file", metavar="FILE", help="map file (.toml), or a shipped map's name (tiny, horn-of-africa)")
     m.add_argument("-o", "--output", required=True, metavar="OUT.obj", help="mesh to write")
     m.add_argument("--units", choices=("m", "cm", "mm"), default="m", help="units of the mesh (default m)")
     m.set_defaults(run=run_mesh)
@@ -49,20 +48,29 @@ def register(commands: argparse._SubParsersAction) -> None:
                    help="overwrite OUT.toml if it exists, and write it even if the map has problems")
     i.set_defaults(run=run_import)
 
-    r = sub.add_parser("measure", help="sail the map with a player's survey: turns, groundings, off-board per route",
+    r = sub.add_parser("measure", help="sail the map with a player's survey: turns, groundings, off-board and "
+                                       "pirate exposure per leg; compare maps",
                        description="Sail every leg of every route as the players' own survey does (somaliland/"
                                    "players/survey.py): lone voyages and convoys thrown with a strategy's aim and "
                                    "hand model, under the rules' turn and move limits (R15, D10), through real "
-                                   "physics; and throw a firm throw many times for its median roll distance.")
+                                   "physics; say how close each leg passes to each pirate port and the seizures a "
+                                   "voyage can expect in a crowd (R13, D15); and throw a firm throw many times for "
+                                   "its median roll distance. Given several maps, sail them with the same luck and "
+                                   "compare each leg's figures with the first map's, adding voyages while their "
+                                   "95%% intervals overlap, up to --max-voyages.")
     r.add_argument("file", metavar="FILE", nargs="+",
-                   help="map file (.toml); two or more to compare them side by side, sailed with the same draws "
+                   help="map file (.toml) or a shipped map's name; two or more to compare them side by side, sailed with the same draws "
                         "of the hands' scatter (common random numbers), so they differ by the maps more than by luck")
     r.add_argument("--strategy", default="ev", help="the strategy whose aim sails the voyages (default ev)")
     r.add_argument("--skill", type=float, default=0.75,
                    help="throw skill the aim and hand model plan for, 0 (clumsy) to 1 (perfect) (default 0.75)")
     r.add_argument("--rules", type=Path, default=None, help="rules options file (TOML; default: the rulings' defaults)")
     r.add_argument("--voyages", type=types.positive_int, default=None,
-                   help="lone voyages per leg (default: the players' own, 16, as in a game)")
+                   help="lone voyages per leg (default: the players' own, 16, as in a game); comparing maps, the "
+                        "first count: more are sailed while the maps' figures are not told apart")
+    r.add_argument("--max-voyages", type=types.positive_int, default=None,
+                   help="comparing maps, the most lone voyages per leg to sail before giving up on telling a "
+                        f"difference (default {MAX_VOYAGES}; then it says how many would tell it)")
     r.add_argument("--throws", type=types.positive_int, default=200,
                    help="firm throws for the median roll distance (default 200)")
     r.add_argument("--seed", type=types.seed, default=2026, help="random seed of the firm throws (default 2026)")
@@ -107,13 +115,6 @@ def _summary(m) -> str:
         lines.append(f"  route {route.name}{called}: {cm(route.centre_line.length):.1f} cm, "
                      f"{value_words(route.full_value)}, {pirates}")
     return "\n".join(lines)
-
-
-def _ci(arrived: int, voyages: int) -> list[float]:
-    """Return the 95% Wilson interval of the share of voyages finished within the limit."""
-    from physics.lab import wilson_interval
-
-    return [round(b, 4) for b in wilson_interval(arrived, voyages)]
 
 
 def _speed(text: str) -> float:
@@ -197,129 +198,3 @@ def _refuse(svg: str, found, outcome: str) -> int:
         print(problem)
     print(f"{svg}: {len(found)} problem{'s' * (len(found) > 1)}; {outcome}")
     return 2
-
-
-def run_measure(args: argparse.Namespace) -> int:
-    """Survey each map as a player would, and measure the firm throw, with real physics; compare several."""
-    from physics import make_roller
-    from somaliland.map import load
-    from somaliland.rules import RulesConfig, load_rules
-
-    maps = [load(path) for path in args.file]  # every file checked before any sailing
-    rules = load_rules(args.rules) if args.rules else RulesConfig()
-    luck = "measure" if len(maps) > 1 else None  # one map: the players' own draw; several: the same draws for all
-    roller = make_roller()
-    try:
-        found = [_measure(roller, m, rules, args, luck) for m in maps]
-    finally:
-        roller.close()
-    if args.json:
-        print(json.dumps(found[0] if len(found) == 1 else {"maps": found, "same_luck": True}))
-        return 0
-    for data, path in zip(found, args.file):
-        _print_measure(data, path)
-    if len(found) > 1:
-        _print_comparison(found, args.file)
-    if sys.stdout.isatty():
-        print("  (aground and off board: shares of lone throws; stride: progress made good a turn, lost turns "
-              "included; see somaliland/players/survey.py)")
-    return 0
-
-
-def _measure(roller, m, rules, args: argparse.Namespace, luck: str | None) -> dict:
-    """Return what `map measure` prints of one map, as its JSON object."""
-    import math
-    import statistics
-
-    from somaliland.map.measure import FIRM_SPEED, roll_distances
-    from somaliland.players.hand import ThrowSkill
-    from somaliland.players.strategies import make_policy
-    from somaliland.players.survey import VOYAGES, convoy_size
-    from somaliland.seeding import make_rng
-    from somaliland.units import cm
-
-    skill = ThrowSkill.level(args.skill)
-    firm = args.firm_speed or FIRM_SPEED
-    voyages = args.voyages or VOYAGES
-    policy = make_policy(args.strategy, roller, heading_sd_deg=skill.heading_sd_deg, speed_sd=skill.speed_sd,
-                         voyages=voyages)
-    survey = policy.survey(m, rules, luck=luck)  # type: ignore[attr-defined]
-    distances = roll_distances(roller, m, make_rng(args.seed), args.throws, firm_speed=firm)
-    reach = statistics.median(distances)
-    q1, _, q3 = statistics.quantiles(distances, n=4)
-    legs = [{"route": g.route, "label": m.route(g.route).display_name, "full_value": g.full_value, "direction": g.direction.value,
-             "length_cm": round(cm(g.length), 1),
-             "median_turns": None if math.isinf(g.median_turns) else g.median_turns,
-             "within_limit": round(g.within_limit, 4), "within_limit_ci95": _ci(sum(g.arrivals), g.voyages),
-             "arrivals_by_turn": list(g.arrivals),
-             "convoy_within_limit": round(g.convoy_share, 4), "convoy_ships": g.convoy_ships,
-             "lost_turns_per_turn_alone": round(g.lost / max(len(g.landed), 1), 4),
-             "convoy_lost_turns_per_turn": round(g.convoy_lost / max(g.convoy_turns, 1), 4),
-             "convoy_sunk": g.convoy_sunk, "slowing_per_companion": round(g.slowing, 4),
-             "aground_per_throw": round(g.aground_rate, 4), "off_board_per_throw": round(g.off_board_rate, 4),
-             "aim_expected_aground": round(g.predicted_aground / max(g.throws, 1), 4),
-             "aim_expected_off_board": round(g.predicted_off_board / max(g.throws, 1), 4),
-             "throws": g.throws, "stride_cm_per_turn": round(cm(g.odds.stride), 1)} for g in survey.legs]
-    return {"map": m.name, "sha256": m.sha256, "strategy": args.strategy, "skill": args.skill,
-            "heading_sd_deg": skill.heading_sd_deg, "speed_sd": skill.speed_sd, "voyages": voyages,
-            "convoy_each_way": convoy_size(voyages), "turns": rules.turns_per_round, "max_moves": rules.max_moves,
-            "survey_cpu_s": round(survey.cpu_seconds, 2), "seed": args.seed, "throws": args.throws,
-            "firm_speed_m_s": firm, "median_roll_cm": round(cm(reach), 2),
-            "quartiles_cm": [round(cm(q1), 2), round(cm(q3), 2)], "luck": luck, "legs": legs}
-
-
-def _leg_name(leg: dict) -> str:
-    return f"{leg['label']} ({'full' if leg['full_value'] else 'half'})"
-
-
-def _print_measure(data: dict, path) -> None:
-    """Print one map's survey table."""
-    limit = data["turns"]
-    draws = ("the map's own draws, the ones its players plan by" if data["luck"] is None
-             else "the same draws as the other files (common random numbers)")
-    print(f"{data['map']} ({path}): surveyed by {data['strategy']} at skill {data['skill']:g} "
-          f"({data['heading_sd_deg']:g} deg, {data['speed_sd']:.0%} speed), {data['voyages']} lone voyages a leg and "
-          f"convoys of {data['convoy_each_way']} each way, {limit} turns and {data['max_moves']} moves a round "
-          f"(R15, D10), {draws}; {data['survey_cpu_s']:.1f} s of CPU")
-    q1, q3 = data["quartiles_cm"]
-    print(f"  firm throw ({data['firm_speed_m_s']:g} m/s, {data['throws']} throws, seed {data['seed']}): median roll "
-          f"{data['median_roll_cm']:.1f} cm (quartiles {q1:.1f} - {q3:.1f} cm)")
-    names = [_leg_name(leg) for leg in data["legs"]]
-    width = max(len(n) for n in names) + 2
-    print(f"  {'route':<{width}}{'way':<7}{'length':>8}{'median turns':>14}{f'alone <= {limit} (95%)':>22}"
-          f"{f'convoy <= {limit}':>13}{'aground':>9}{'off board':>11}{'aim expected':>15}{'stride':>10}")
-    for name, leg in zip(names, data["legs"]):
-        median = f"> {limit}" if leg["median_turns"] is None else f"{leg['median_turns']:g}"
-        lo, hi = leg["within_limit_ci95"]
-        alone = f"{leg['within_limit']:.0%} [{100 * lo:.0f}, {100 * hi:.0f}]"
-        expected = f"{leg['aim_expected_aground']:.0%}, {leg['aim_expected_off_board']:.0%}"
-        print(f"  {name:<{width}}{leg['direction']:<7}{leg['length_cm']:>5.0f} cm{median:>14}{alone:>22}"
-              f"{leg['convoy_within_limit']:>13.0%}{leg['aground_per_throw']:>9.0%}{leg['off_board_per_throw']:>11.0%}"
-              f"{expected:>15}{leg['stride_cm_per_turn']:>7.1f} cm")
-
-
-def _print_comparison(found: list[dict], paths) -> None:
-    """Print each leg's share arriving alone within the limit in every file, against the first file's."""
-    limit = found[0]["turns"]
-    print(f"\nCompared, leg by leg (alone <= {limit} turns with its 95% interval; each file sailed with the same "
-          f"draws): a difference whose intervals overlap is not shown by these voyages; sail more (--voyages) to "
-          f"tell it")
-    first = {(leg["route"], leg["direction"]): leg for leg in found[0]["legs"]}
-    names = [str(p) for p in paths]
-    width = max(len(n) for n in names) + 2
-    for key, base in first.items():
-        print(f"  {_leg_name(base)} {base['direction']}")
-        for data, name in zip(found, names):
-            leg = next((g for g in data["legs"] if (g["route"], g["direction"]) == key), None)
-            if leg is None:
-                print(f"    {name:<{width}}no such leg")
-                continue
-            lo, hi = leg["within_limit_ci95"]
-            blo, bhi = base["within_limit_ci95"]
-            change = leg["within_limit"] - base["within_limit"]
-            diff = "" if leg is base else "  the same" if change == 0 else (
-                f"  {100 * change:+.0f} points" + (", not shown (intervals overlap)" if lo <= bhi and blo <= hi
-                                                    else ", shown (intervals apart)"))
-            print(f"    {name:<{width}}{leg['within_limit']:>5.0%} [{100 * lo:3.0f}, {100 * hi:3.0f}]  aground "
-                  f"{leg['aground_per_throw']:4.0%}  off board {leg['off_board_per_throw']:4.0%}  length "
-                  f"{leg['length_cm']:5.1f} cm{diff}")

@@ -20,7 +20,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
                    help="number of players (default: the rules file's, 4)")
     p.add_argument("--seed", type=types.seed, default=7, help="the game's seed (default 7)")
-    p.add_argument("--map", type=Path, default=None, help="map file (default maps/horn-of-africa.toml)")
+    p.add_argument("--map", type=Path, default=None, help="map file, or a shipped map's name: horn-of-africa (the default) or tiny")
     p.add_argument("--rules", type=Path, default=None, help="rules options file (TOML; default: the rulings' defaults)")
     p.add_argument("--strategies", default="ev",
                    help="comma-separated strategy per seat, or one for all: cautious, bold, ev, search (default ev)")
@@ -35,14 +35,14 @@ def register(commands: argparse._SubParsersAction) -> None:
 def load_setup(args: argparse.Namespace):
     """Return (setup, world) from the command's options."""
     from somaliland.engine.setup import DEFAULT_MAP, GameSetup, seats_from
-    from somaliland.map import load
+    from somaliland.map import load, resolve
     from somaliland.players.hand import ThrowSkill
     from somaliland.rules import RulesConfig, load_rules
 
     rules = load_rules(args.rules) if args.rules else RulesConfig()
     if args.players:
         rules = replace(rules, players=args.players)
-    map_path = args.map or DEFAULT_MAP
+    map_path = resolve(args.map) if args.map else DEFAULT_MAP
     world = load(map_path)
     seats = seats_from(args.strategies.split(","), rules.players, ThrowSkill.level(args.skill))
     return GameSetup(seed=args.seed, seats=seats, rules=rules, map_path=map_path,

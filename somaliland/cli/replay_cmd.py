@@ -15,8 +15,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "replay", help="replay a recorded game (GUI), export a turn as GIF/MP4/PNG, draw a round from above, or "
                        "write an HTML replay",
-        description="Replay a game record (from `somaliland play --record`). Without -o or --top-down, opens "
-                    "PyBullet's 3-D GUI on the board and plays the throws at real speed; keys: space pause, "
+        description="Replay a game record (from `somaliland play --record`). Without -o, --top-down or --html, opens "
+                    "PyBullet's 3-D GUI on the board (it needs a display; the others do not) and plays the throws at real speed; keys: space pause, "
                     "left/right throw, up/down turn, 1-9 round, +/- speed, r replay, q quit; cameras: o overview, "
                     "f follow the die, p pirate ports. "
                     "With -o, renders the chosen round (and turn) offscreen to a .gif, .mp4 or .png (last frame); "
@@ -39,7 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--size", type=_size, default=(960, 720), help="export frame size WIDTHxHEIGHT (default 960x720)")
     p.add_argument("--speed", type=float, default=1.0, help="GUI replay speed, 1 = real time (default 1)")
     p.add_argument("--follow", action="store_true", help="GUI: start with the follow-the-die camera")
-    p.add_argument("--map", type=Path, default=None, help="map file to replay on (default: the one the record names)")
+    p.add_argument("--map", type=Path, default=None, help="map file (or a shipped map's name) to replay on (default: the one the record names)")
     p.add_argument("--check", action="store_true",
                    help="re-simulate the chosen throws and check each comes to rest where the record says; "
                         "throws recorded without paths then play their re-simulated paths")
@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.turn is not None and args.round is None:
         raise UsageError("--turn needs --round")
+    if args.output is None and args.top_down is None and args.html is None:
+        _check_display(args.record)
     world = None
     if args.map is not None:
         from somaliland.map import load
@@ -117,3 +119,17 @@ def run(args: argparse.Namespace) -> int:
         if args.screenshot is not None:
             print(f"Wrote {args.screenshot}")
     return 0
+
+
+def _check_display(record: Path) -> None:
+    """Refuse the GUI replay at once where PyBullet could not open its window (it would end the process with
+    status 1 and its message silenced), saying what works without a display."""
+    from physics.view import display_problem
+    from somaliland.errors import UsageError
+
+    problem = display_problem()
+    if problem is not None:
+        raise UsageError(f"the GUI replay needs a display, and {problem}; without one, write the game as a page "
+                         f"for any browser (--html game.html), a turn as a video (--round 1 -o turn.gif), a round "
+                         f"from above (--round 1 --top-down round.png), or the window's picture under a virtual "
+                         f"display (xvfb-run -a somaliland replay {record} --screenshot shot.png)")

@@ -14,7 +14,7 @@ a drawn final tie (D14) from the final line. What follows from them it asks of t
 progress (R5, R6), the state after plans (R8, R10), each roll (R12-R19), a lost turn and a release (D8, D16,
 D17), a pirate raid (R13, R20), a round's scoring (R9-R11, R21) and the final table (R22). Every line the
 rules produce must be the record's next line, stamp and all; where they part the record was edited or made
-by other rules, and the fold says which line.
+by other rules, or is read on another map than its own (the header's sha256), and the fold says which line.
 """
 
 from __future__ import annotations
@@ -116,8 +116,10 @@ class _Fold:
             try:
                 self.cause(number, stamped)
             except (IllegalActionError, RollMismatchError, PhysicsInputError) as refused:  # e.g. a pose no die has
-                raise RecordError(self.path, number, f"{stamped.event.kind} line: the rules refuse it: {refused}") \
-                    from None
+                other = self.other_map()
+                problem = (f"{other}, and the rules refuse its {stamped.event.kind} line there: {refused}" if other
+                           else f"{stamped.event.kind} line: the rules refuse it: {refused}")
+                raise RecordError(self.path, number, problem) from None
         return Moment(number, stamped.round, stamped.turn, stamped.event, self.state)
 
     def finish(self) -> None:
@@ -150,9 +152,25 @@ class _Fold:
             raise self.parted(number, stamped, f"{owed.event} (round {owed.round}, turn {owed.turn})")
 
     def parted(self, number: int, stamped: Stamped, rules: str) -> RecordError:
-        return RecordError(self.path, number, f"{stamped.event.kind} line: the record says {stamped.event} (round "
-                                              f"{stamped.round}, turn {stamped.turn}), the rules make {rules}: "
-                                              f"edited, or made by other rules (somaliland {self.header.version})")
+        said = (f"the record says {stamped.event} (round {stamped.round}, turn {stamped.turn}), the rules make "
+                f"{rules}")
+        other = self.other_map()
+        if other:
+            return RecordError(self.path, number, f"{other}, and the game parts from it at this {stamped.event.kind} "
+                                                  f"line: {said}; replay it on the map it was played on")
+        return RecordError(self.path, number, f"{stamped.event.kind} line: {said}: edited, or made by other rules "
+                                              f"(somaliland {self.header.version})")
+
+    def other_map(self) -> str:
+        """Return what differs where the map the record is read on is not the one its game was played on (the
+        header's sha256): both maps named, with their sha256; "" where it is that map."""
+        played = self.header.map if isinstance(self.header.map, dict) else {}
+        sha = played.get("sha256")
+        if sha == self.world.sha256:
+            return ""
+        return (f"the map used, {self.world.source or self.world.name} (\"{self.world.name}\", sha256 "
+                f"{self.world.sha256[:12]}), is not the map the game was played on, {played.get('file', '?')} "
+                f"(\"{played.get('name', '?')}\", sha256 {str(sha)[:12]})")
 
     def cause(self, number: int, stamped: Stamped) -> None:  # noqa: C901 - one case per kind of line, in one place
         """Apply a line that is a decision or a chance outcome, or the first line of a rules call."""

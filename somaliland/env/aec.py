@@ -65,7 +65,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
         Args:
             players: seats, 2 to 4 (R23), named by colour: red, green, yellow, blue.
-            map_file: the map (TOML); maps/tiny.toml plays fastest.
+            map_file: the map (TOML), or a shipped map's name: "tiny" plays fastest.
             rules: a rules config or a rules file (TOML); `players` and `rounds` override its values.
             rounds: rounds in a game (R4, R23); the rules' by default.
             opponents: seats played inside the environment, colour -> strategy (cautious, bold, ev, search);
@@ -81,7 +81,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             UsageError: a bad option, an unknown colour or strategy, no agent left (names the option).
             RulesConfigError: a bad rules file. MapError: a bad map file.
         """
-        from somaliland.map import load
+        from somaliland.map import load, resolve
 
         super().__init__()
         if reward not in REWARDS or observation not in OBSERVATIONS:
@@ -91,7 +91,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             raise UsageError(f"render_mode={render_mode!r}: expected None or 'rgb_array'")
         config = rules if isinstance(rules, RulesConfig) else load_rules(rules) if rules is not None else RulesConfig()
         self.config = replace(config, players=players, rounds=config.rounds if rounds is None else rounds)
-        self.map_file, self.world = Path(map_file), load(map_file)
+        self.map_file = resolve(map_file)
+        self.world = load(self.map_file)
         colours = COLOURS[:players]
         opponents = dict(opponents or {})
         unknown = sorted(set(opponents) - set(colours))

@@ -18,18 +18,29 @@ from somaliland.map.schema import MAPS_DIR, schema, schema_problems
 DEFAULT_MAP = MAPS_DIR / "horn-of-africa.toml"
 
 
+def resolve(path: str | Path) -> Path:
+    """Return the map file a user means: the path as given where it names a file, else the shipped map it names
+    from any folder, by name (`tiny`, `horn-of-africa.toml`) or by its path in the checkout (`maps/tiny.toml`).
+    Anything else comes back as given, for the loader to say it cannot be read."""
+    given = Path(path)
+    if given.is_file() or given.parent not in (Path("."), Path(MAPS_DIR.name)):
+        return given
+    shipped = {p.stem: p for p in shipped_maps()}
+    return shipped.get(given.name.removesuffix(".toml"), given)
+
+
 def load(path: str | Path) -> Map:
     """Load and check a map file.
 
     Args:
-        path: the TOML map file.
+        path: the TOML map file, or a shipped map's name (`resolve`).
 
     Raises:
         MapError: the file cannot be read, is not TOML, or breaks the schema or the geometry rules;
             it lists every problem found, each with the file, key path (and line), expected and found.
     """
-    data = _read(path)
-    return loads(data, str(path))
+    path = resolve(path)
+    return loads(_read(path), str(path))
 
 
 def loads(data: bytes | str, source: str = "<map>") -> Map:
@@ -43,6 +54,7 @@ def loads(data: bytes | str, source: str = "<map>") -> Map:
 
 def problems(path: str | Path) -> list[Problem]:
     """Return every problem of a map file (empty if it is good); never raises for a bad file."""
+    path = resolve(path)
     try:
         raw = _read(path)
     except MapError as exc:
@@ -64,6 +76,10 @@ def shipped_maps() -> list[Path]:
 def _read(path: str | Path) -> bytes:
     try:
         return Path(path).read_bytes()
+    except FileNotFoundError as exc:
+        names = ", ".join(p.stem for p in shipped_maps())
+        raise MapError([Problem(str(path), (), f"a map file, or a shipped map's name ({names})",
+                                exc.strerror or str(exc))]) from None
     except OSError as exc:
         raise MapError([Problem(str(path), (), "a readable map file", exc.strerror or str(exc))]) from None
 

@@ -8,6 +8,7 @@ spells them out, and `README.md` here documents each option.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -198,11 +199,22 @@ def rules_from_dict(data: dict[str, Any], source: str = "<dict>") -> RulesConfig
             option = OPTIONS[by_key[key]]
             values[by_key[key]] = _to_field(option, _check(source, option, value))
         else:
-            raise RulesConfigError(source, key, f"a known option ({', '.join(known)})", key)
+            raise RulesConfigError(source, key, _known_option(key, known), key)
     try:
         return RulesConfig(**values)
     except RulesConfigError as error:  # a cross-field check; re-located to the file
         raise RulesConfigError(source, error.key, error.expected, error.found) from None
+
+
+def _known_option(key: str, known: list[str]) -> str:
+    """Return what an unknown key should have been: the option it looks like a typo of, else every option."""
+    import difflib
+
+    guess = difflib.get_close_matches(key, known, n=1)
+    every = f"every option with its default: somaliland/rules/{DEFAULT_RULES_FILE.name}"
+    if guess:
+        return f"a known option: did you mean {guess[0]!r}? ({every})"
+    return f"a known option ({', '.join(known)}; {every})"
 
 
 def load_rules(path: str | Path) -> RulesConfig:
@@ -217,15 +229,25 @@ def load_rules(path: str | Path) -> RulesConfig:
     path = Path(path)
     try:
         raw = path.read_bytes()
-        data = tomllib.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        data = tomllib.loads(text)
     except OSError as error:
         raise RulesConfigError(str(path), "(file)", "a readable rules file", error.strerror) from None
     except UnicodeDecodeError as error:
         line, byte = undecodable(raw, error)
         raise RulesConfigError(str(path), f"line {line}", "UTF-8 text", byte) from None
     except tomllib.TOMLDecodeError as error:
-        raise RulesConfigError(str(path), "(syntax)", "valid TOML", str(error)) from None
-    return rules_from_dict(data, str(path))
+        message, _, where = str(error).partition(" (at line ")
+        line = int(where.split(",")[0].rstrip(")")) if where else None
+        raise RulesConfigError(str(path), "(syntax)", "valid TOML", message, line) from None
+    try:
+        return rules_from_dict(data, str(path))
+    except RulesConfigError as error:  # located on the line that writes its key, as map files' problems are
+        from somaliland.map.locate import find_line, line_index
+
+        keys = tuple(int(part) if part.isdigit() else part for part in re.findall(r"[^.\[\]]+", error.key))
+        raise RulesConfigError(error.source, error.key, error.expected, error.found,
+                               find_line(line_index(text), keys)) from None
 
 
 def field_names() -> tuple[str, ...]:

@@ -8,9 +8,10 @@ from somaliland.errors import SomalilandError
 class RulesConfigError(SomalilandError):
     """A rules file (or option) that cannot be used: names the file, the key, what was expected and found."""
 
-    def __init__(self, source: str, key: str, expected: str, found: object) -> None:
-        self.source, self.key, self.expected, self.found = source, key, expected, found
-        super().__init__(f"{source}: {key}: expected {expected}, found {found!r}")
+    def __init__(self, source: str, key: str, expected: str, found: object, line: int | None = None) -> None:
+        self.source, self.key, self.expected, self.found, self.line = source, key, expected, found, line
+        where = f"{source}:{line}" if line else source
+        super().__init__(f"{where}: {key}: expected {expected}, found {found!r}")
 
 
 class IllegalActionError(SomalilandError):
