@@ -176,7 +176,7 @@ def until(game, kind):
         game.step(actor(game, game.agent_selection))
 
 
-@pytest.mark.parametrize("seed, contracts", [(3, 1), (7, 2)])  # what the seat planning first holds then
+@pytest.mark.parametrize("seed, contracts", [(5, 1), (7, 2)])  # what the seat planning first holds then
 def test_a_plan_takes_a_step_per_contract_and_masks_the_ships_already_given(seed, contracts):
     game = raw_env(players=2, map_file=TINY, rounds=1)
     game.reset(seed=seed)

@@ -166,7 +166,7 @@ def test_every_option_is_documented_and_in_the_default_file() -> None:
 @pytest.mark.parametrize("text, line, key, said", [
     ("rounds = 2\n\n# seize any ship\npirate_target = 'any_route'\n", 4, "pirate_target",
      "expected a known option: did you mean 'pirate_targets'?"),
-    ("rounds = 2\n[dice]\nsize_mm = 16\n", 2, "dice", "expected a known option (collision_both_lose_turn, "),
+    ("rounds = 2\n[dice]\nsize_mm = 16\n", 2, "dice", "expected a known option (after_release, "),
     ("players = 3\nrounds = 'four'\n", 2, "rounds", "expected an integer from 1 to 50, found 'four'"),
     ("rounds = 2\n\n[[fleet]]\nname = 'a'\nfaces = [1, 1, 1, 1, 1, 1]\n[[fleet]]\nname = 'b'\n"
      "faces = [1, 1, 1, 1, 1, -1]\n", 8, "fleet[1].faces", "expected six non-negative integers"),
