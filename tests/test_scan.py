@@ -167,6 +167,23 @@ def test_a_die_in_flight_over_land_and_a_graze_are_not_flagged(tmp_path):
     assert scan.flags == () and scan.over_land == 1 and scan.paths == 2
 
 
+def test_a_die_that_sank_before_it_reached_land_never_ran_aground(tmp_path):
+    quarter = (math.sin(math.pi / 4), 0.0, 0.0, math.cos(math.pi / 4))  # a quarter turn about x: another face up
+
+    def sinking(tip_sample: int) -> list[dict]:
+        struck = DiePath("green-12", tuple(i / 60 for i in range(41)), tuple((0.06, 0.13, REST_Z) for _ in range(41)),
+                         tuple(FLAT if i < tip_sample else quarter for i in range(41)))
+        return [header(), *PLANS, line("turn"), throw("red-12", [ACROSS, struck]),
+                line("collision", causer="red-12", a="red-12", b="green-12"),
+                line("tipped", ship="green-12", value_before=2, value_after=2),
+                line("sunk", ship="red-12", tipped=["green-12"]), FINAL]
+
+    early = scan_record(write(tmp_path, sinking(3)))  # tipped at 0.05 s; red-12 reaches the Isle at 0.17 s
+    assert early.flags == () and early.sank_first == 1
+    late = scan_record(write(tmp_path, sinking(20), "late.jsonl"))  # tipped at 0.33 s, after it ran aground
+    assert [(f.ship, f.ruling) for f in late.flags] == [("red-12", "D19")] and "sunk" in late.flags[0].problem
+
+
 def test_records_of_the_old_reading_are_not_judged_for_d19(tmp_path, capsys):
     old = header()
     del old["rules"]["grounding_on"]
@@ -267,3 +284,15 @@ def test_a_doubled_release_in_a_real_game_is_flagged(real_games, tmp_path):
     doctored.write_text("\n".join([*lines[:first + 1], lines[first], *lines[first + 1:]]) + "\n")
     flags = scan_record(doctored).flags
     assert [(f.line, f.ruling) for f in flags] == [(first + 2, "D20")]
+
+
+def test_a_grounded_line_deleted_from_a_real_game_is_flagged(real_games, tmp_path):
+    lines = real_games[1].read_text().splitlines()
+    kinds = [json.loads(text)["kind"] for text in lines]
+    grounded = kinds.index("grounded")  # seed 2 runs a ship aground on the Isle
+    assert json.loads(lines[grounded]).get("crossed") is not None
+    throw_line = max(i for i in range(grounded) if kinds[i] == "throw") + 1
+    doctored = tmp_path / "ungrounded.jsonl"
+    doctored.write_text("\n".join(lines[:grounded] + lines[grounded + 1:]) + "\n")
+    ship = json.loads(lines[grounded])["ship"]
+    assert [(f.line, f.ship, f.ruling) for f in scan_record(doctored).flags] == [(throw_line, ship, "D19")]

@@ -5,7 +5,9 @@
 - D19 (the path counts; judged when the header's rules say `grounding_on = "path"` and the record keeps its
   paths): every die's recorded path in every throw is measured by `engine/rolled.py`; a die that rolled
   `BAR` or more over land with no `grounded` line for its ship after that throw (before the next) is
-  flagged. The dice that did ground are listed with how far they rolled over land.
+  flagged, unless it sank in that throw before its rolling reached land (R18: a die that tips another over
+  sinks at once; when, is the time the first die it tipped turned over along its path). The dice that did
+  ground are listed with how far they rolled over land.
 - D20 (once released, at sea; judged when `after_release = "at_sea"`): a ship is `released` at most once
   for each `seized` line in a round, and a released ship that another ship's throw pushes to rest inside its
   destination zone (its plan's route and card direction; where a grounding set it down, if it ran aground
@@ -23,7 +25,7 @@ from typing import Any
 
 from somaliland.engine.events import Deal, Planned, RoundEnd, Thrown
 from somaliland.engine.record import RecordError, decode_at, read_record
-from somaliland.engine.rolled import LandRoll, land_roll
+from somaliland.engine.rolled import LandRoll, first_tip, land_roll
 from somaliland.map.model import Map
 from somaliland.rules.events import Arrived, Grounded, Replaced, Released, Seized, Sunk
 
@@ -65,6 +67,7 @@ class RecordScan:
     d20: str
     paths: int
     over_land: int  # dice paths that rolled over land at all
+    sank_first: int  # dice that rolled over land after they had sunk (R18: at once), so never ran aground
     groundings: tuple[Grounding, ...]
     seizures: int
     releases: int
@@ -111,9 +114,10 @@ def scan_record(path: str | Path, map_file: str | Path | None = None) -> RecordS
     walk = _Walk(name, world, edge, rules, d19 == "judged", d20 == "judged")
     for index, event in enumerate(events):
         walk.step(index, event, events, numbers)
-    return RecordScan(name, str(map_file), len(lines), d19, d20, walk.paths, walk.over_land, tuple(walk.groundings),
-                      walk.seizures, walk.releases, walk.pushed_released, walk.pushed_home, tuple(walk.flags),
-                      tuple(warnings))
+    return RecordScan(file=name, map_file=str(map_file), lines=len(lines), d19=d19, d20=d20, paths=walk.paths,
+                      over_land=walk.over_land, sank_first=walk.sank_first, groundings=tuple(walk.groundings),
+                      seizures=walk.seizures, releases=walk.releases, pushed_released=walk.pushed_released,
+                      pushed_home=walk.pushed_home, flags=tuple(walk.flags), warnings=tuple(warnings))
 
 
 def _line_numbers(path: Path) -> list[int]:
@@ -136,7 +140,8 @@ class _Walk:
 
     def __init__(self, name: str, world: Map, edge: float, rules: dict[str, Any], d19: bool, d20: bool) -> None:
         self.name, self.world, self.edge, self.rules, self.d19, self.d20 = name, world, edge, rules, d19, d20
-        self.paths = self.over_land = self.seizures = self.releases = self.pushed_released = self.pushed_home = 0
+        self.paths = self.over_land = self.sank_first = self.seizures = self.releases = 0
+        self.pushed_released = self.pushed_home = 0
         self.groundings: list[Grounding] = []
         self.flags: list[Flag] = []
         self._new_round()
@@ -194,8 +199,11 @@ class _Walk:
             roll = land_roll(path, self.world, self.edge)
             self.over_land += roll.over_land > 0
             grounded = next((e for e in after if isinstance(e, Grounded) and e.ship == path.name), None)
+            sank = _sank_at(path.name, event, after)
             if grounded is not None:
                 self.groundings.append(Grounding(line, path.name, roll.over_land, roll.entered, grounded.crossed))
+            elif roll.over_land >= BAR and sank is not None and roll.time is not None and sank < roll.time:
+                self.sank_first += 1  # R18: it sank at once, before its rolling reached land
             elif roll.over_land >= BAR:
                 self.flags.append(Flag(line, path.name, "D19", _ungrounded(roll, event, after), roll.over_land,
                                        roll.entered))
@@ -225,6 +233,15 @@ class _Walk:
                                        f"arrived line follows the throw", at=(at[0], at[1])))
 
 
+def _sank_at(ship: str, event: Thrown, after: list[Any]) -> float | None:
+    """Return when the ship sank in this throw (R18: at once, when the first die it tipped over turned), or None."""
+    sunk = next((e for e in after if isinstance(e, Sunk) and e.ship == ship), None)
+    if sunk is None:
+        return None
+    tips = [first_tip(p) for p in event.result.paths if p.name in sunk.tipped]
+    return min((t for t in tips if t is not None), default=None)
+
+
 def _point(at: Any) -> Any:
     from shapely import Point as ShapelyPoint
 
@@ -252,7 +269,8 @@ def format_scan(scan: RecordScan) -> list[str]:
     if scan.d19 == "judged":
         d19 = [f for f in scan.flags if f.ruling == "D19"]
         out.append(f"  D19: {scan.paths} dice paths, {scan.over_land} rolled over land, {len(scan.groundings)} "
-                   f"grounded; {len(d19)} rolled {BAR * 1000:g} mm or more over land without grounding")
+                   f"grounded, {scan.sank_first} sank before reaching land; {len(d19)} rolled {BAR * 1000:g} mm or "
+                   f"more over land without grounding")
     else:
         out.append(f"  D19: {scan.d19}")
     if scan.d20 == "judged":
