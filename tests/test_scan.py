@@ -167,21 +167,23 @@ def test_a_die_in_flight_over_land_and_a_graze_are_not_flagged(tmp_path):
     assert scan.flags == () and scan.over_land == 1 and scan.paths == 2
 
 
-def test_a_die_that_sank_before_it_reached_land_never_ran_aground(tmp_path):
-    quarter = (math.sin(math.pi / 4), 0.0, 0.0, math.cos(math.pi / 4))  # a quarter turn about x: another face up
-
-    def sinking(tip_sample: int) -> list[dict]:
-        struck = DiePath("green-12", tuple(i / 60 for i in range(41)), tuple((0.06, 0.13, REST_Z) for _ in range(41)),
-                         tuple(FLAT if i < tip_sample else quarter for i in range(41)))
-        return [header(), *PLANS, line("turn"), throw("red-12", [ACROSS, struck]),
-                line("collision", causer="red-12", a="red-12", b="green-12"),
-                line("tipped", ship="green-12", value_before=2, value_after=2),
-                line("sunk", ship="red-12", tipped=["green-12"]), FINAL]
-
-    early = scan_record(write(tmp_path, sinking(3)))  # tipped at 0.05 s; red-12 reaches the Isle at 0.17 s
-    assert early.flags == () and early.sank_first == 1
-    late = scan_record(write(tmp_path, sinking(20), "late.jsonl"))  # tipped at 0.33 s, after it ran aground
-    assert [(f.ship, f.ruling) for f in late.flags] == [("red-12", "D19")] and "sunk" in late.flags[0].problem
+def test_a_ship_that_sank_or_had_arrived_is_excused_not_flagged(tmp_path):
+    struck = die_path("green-12", [0.06, 0.06], 0.13, REST_Z)
+    tipped = [line("collision", causer="red-12", a="red-12", b="green-12"),
+              line("tipped", ship="green-12", value_before=2, value_after=2)]
+    sank = scan_record(write(tmp_path, [header(), *PLANS, line("turn"), throw("red-12", [ACROSS, struck]), *tipped,
+                                        line("sunk", ship="red-12", tipped=["green-12"]), FINAL]))
+    assert sank.flags == () and [(f.line, f.ship) for f in sank.excused] == [(5, "red-12")]
+    assert "(sank in this throw) thrown" in sank.excused[0].problem
+    other_sank = scan_record(write(tmp_path, [header(), *PLANS, line("turn"), throw("red-12", [ACROSS, struck]),
+                                              *tipped, line("sunk", ship="green-12", tipped=["red-12"]), FINAL], "b"))
+    assert [f.ship for f in other_sank.flags] == ["red-12"] and other_sank.excused == ()
+    pushed = die_path("green-12", np.linspace(0.08, 0.12, 9), 0.25, REST_Z)
+    thrower = die_path("red-12", np.linspace(0.02, 0.07, 9), 0.25, REST_Z)
+    home = [line("arrived", ship="green-12", route="somalia", direction="north")]
+    arrived = scan_record(write(tmp_path, [header(), *PLANS, line("turn"), throw("green-12", [struck]), *home,
+                                           throw("red-12", [thrower, pushed]), FINAL], "c"))
+    assert arrived.flags == () and [(f.line, f.ship) for f in arrived.excused] == [(7, "green-12")]
 
 
 def test_records_of_the_old_reading_are_not_judged_for_d19(tmp_path, capsys):

@@ -13,8 +13,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "scan", help="check game records for D19 groundings and D20 releases from their paths and lines",
         description="Re-score game records from the rules text and their own lines. D19: every die's recorded "
                     "path is measured; a die that rolled 5 mm or more over land while on the board, with no "
-                    "grounded line after that throw, is flagged (unless it sank in that throw before it reached "
-                    "land), and the dice that did ground are listed with how "
+                    "grounded line after that throw, is flagged (a ship that sank in that throw or had arrived "
+                    "before it is listed as excused), and the dice that did ground are listed with how "
                     "far they rolled over land. D20: a ship released more than once for one seizure, or a "
                     "released ship pushed into its destination without an arrived line, is flagged. Exit status "
                     "0 when nothing is flagged, 1 when something is, 2 when a record or map cannot be read (the "
@@ -55,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
     elif scans:
         print(f"Totals over {totals['records']} record{'s' * (totals['records'] != 1)}: D19 judged in "
               f"{totals['d19_judged']}: {totals['paths']} dice paths, {totals['groundings']} grounded, "
-              f"{totals['sank_first']} sank before reaching land, "
-              f"{totals['d19_flags']} rolled {BAR * 1000:g} mm or more over land without grounding; D20 judged in "
+              f"{totals['d19_flags']} rolled {BAR * 1000:g} mm or more over land without grounding ({totals['excused']} more "
+              f"excused: sunk or arrived); D20 judged in "
               f"{totals['d20_judged']}: {totals['seizures']} seizures, {totals['releases']} releases, "
               f"{totals['pushed_home']} released ships pushed into their destination, {totals['d20_flags']} "
               f"flagged.")
@@ -73,7 +73,7 @@ def _totals(scans: list) -> dict[str, int]:
         "d20_judged": sum(s.d20 == "judged" for s in scans),
         "paths": sum(s.paths for s in scans),
         "groundings": sum(len(s.groundings) for s in scans),
-        "sank_first": sum(s.sank_first for s in scans),
+        "excused": sum(len(s.excused) for s in scans),
         "d19_flags": sum(f.ruling == "D19" for s in scans for f in s.flags),
         "seizures": sum(s.seizures for s in scans),
         "releases": sum(s.releases for s in scans),

@@ -52,21 +52,6 @@ def lowest_corners(positions: np.ndarray, orientations: np.ndarray, edge: float)
     return positions + (edge / 2) * np.einsum("nij,nj->ni", turns, signs)
 
 
-def faces_up(orientations: np.ndarray) -> np.ndarray:
-    """Return the face up (0-5: +x, -x, +y, -y, +z, -z, as records number them) at each orientation (n, 4)."""
-    from scipy.spatial.transform import Rotation
-
-    up = Rotation.from_quat(orientations).as_matrix()[:, 2, :]  # each body axis's height
-    return np.argmax(np.stack([up[:, 0], -up[:, 0], up[:, 1], -up[:, 1], up[:, 2], -up[:, 2]], axis=1), axis=1)
-
-
-def first_tip(path: DiePath) -> float | None:
-    """Return the time the die's face up first changed along its path (R18's tip-over), or None if it never did."""
-    faces = faces_up(np.asarray(path.orientations, dtype=float).reshape(-1, 4))
-    changed = np.flatnonzero(faces != faces[0])
-    return float(path.times[changed[0]]) if len(changed) else None
-
-
 def rolling_mask(positions: np.ndarray, orientations: np.ndarray, edge: float, world: Map) -> np.ndarray:
     """Return, per sample, whether the die touches the board (or raised land on it) within `ROLLING_HEIGHT`."""
     corner = lowest_corners(positions, orientations, edge)

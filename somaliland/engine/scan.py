@@ -5,8 +5,9 @@
 - D19 (the path counts; judged when the header's rules say `grounding_on = "path"` and the record keeps its
   paths): every die's recorded path in every throw is measured by `engine/rolled.py`; a die that rolled
   `BAR` or more over land with no `grounded` line for its ship after that throw (before the next) is
-  flagged, unless it sank in that throw before its rolling reached land (R18: a die that tips another over
-  sinks at once; when, is the time the first die it tipped turned over along its path). The dice that did
+  flagged. Two such dice are excused, listed but not flagged: a ship that sank in that throw (R18: removed
+  from the game, it has no turn to lose and is set down nowhere) and a ship that had already arrived (R9:
+  its voyage is over; the rules do not say that a pushed arrived ship runs aground). The dice that did
   ground are listed with how far they rolled over land.
 - D20 (once released, at sea; judged when `after_release = "at_sea"`): a ship is `released` at most once
   for each `seized` line in a round, and a released ship that another ship's throw pushes to rest inside its
@@ -25,7 +26,7 @@ from typing import Any
 
 from somaliland.engine.events import Deal, Planned, RoundEnd, Thrown
 from somaliland.engine.record import RecordError, decode_at, read_record
-from somaliland.engine.rolled import LandRoll, first_tip, land_roll
+from somaliland.engine.rolled import LandRoll, land_roll
 from somaliland.map.model import Map
 from somaliland.rules.events import Arrived, Grounded, Replaced, Released, Seized, Sunk
 
@@ -67,13 +68,13 @@ class RecordScan:
     d20: str
     paths: int
     over_land: int  # dice paths that rolled over land at all
-    sank_first: int  # dice that rolled over land after they had sunk (R18: at once), so never ran aground
     groundings: tuple[Grounding, ...]
     seizures: int
     releases: int
     pushed_released: int  # released ships another ship's throw moved
     pushed_home: int  # of them, pushed to rest inside their destination zone
     flags: tuple[Flag, ...]
+    excused: tuple[Flag, ...]  # rolled over land without grounding, as ships the rules excuse (sunk, arrived)
     warnings: tuple[str, ...] = ()
 
 
@@ -115,9 +116,10 @@ def scan_record(path: str | Path, map_file: str | Path | None = None) -> RecordS
     for index, event in enumerate(events):
         walk.step(index, event, events, numbers)
     return RecordScan(file=name, map_file=str(map_file), lines=len(lines), d19=d19, d20=d20, paths=walk.paths,
-                      over_land=walk.over_land, sank_first=walk.sank_first, groundings=tuple(walk.groundings),
+                      over_land=walk.over_land, groundings=tuple(walk.groundings),
                       seizures=walk.seizures, releases=walk.releases, pushed_released=walk.pushed_released,
-                      pushed_home=walk.pushed_home, flags=tuple(walk.flags), warnings=tuple(warnings))
+                      pushed_home=walk.pushed_home, flags=tuple(walk.flags), excused=tuple(walk.excused),
+                      warnings=tuple(warnings))
 
 
 def _line_numbers(path: Path) -> list[int]:
@@ -140,15 +142,17 @@ class _Walk:
 
     def __init__(self, name: str, world: Map, edge: float, rules: dict[str, Any], d19: bool, d20: bool) -> None:
         self.name, self.world, self.edge, self.rules, self.d19, self.d20 = name, world, edge, rules, d19, d20
-        self.paths = self.over_land = self.sank_first = self.seizures = self.releases = 0
+        self.paths = self.over_land = self.seizures = self.releases = 0
         self.pushed_released = self.pushed_home = 0
         self.groundings: list[Grounding] = []
         self.flags: list[Flag] = []
+        self.excused: list[Flag] = []
         self._new_round()
 
     def _new_round(self) -> None:
         self.owed: Counter[str] = Counter()  # seizures not yet released, per ship (D20: one release each)
         self.released: set[str] = set()  # released this round and at sea since (not seized again, arrived, sunk)
+        self.arrived: set[str] = set()  # arrived this round (R9)
         self.destination: dict[str, tuple[str, Any]] = {}  # ship -> (route, direction) by this round's plans
 
     def step(self, index: int, event: Any, events: list[Any], numbers: list[int]) -> None:
@@ -171,6 +175,8 @@ class _Walk:
             self._released(line, event)
         elif isinstance(event, (Arrived, Sunk)):
             self.released.discard(event.ship)
+            if isinstance(event, Arrived):
+                self.arrived.add(event.ship)
         elif isinstance(event, Thrown):
             after = []
             for later in events[index + 1:]:
@@ -199,14 +205,14 @@ class _Walk:
             roll = land_roll(path, self.world, self.edge)
             self.over_land += roll.over_land > 0
             grounded = next((e for e in after if isinstance(e, Grounded) and e.ship == path.name), None)
-            sank = _sank_at(path.name, event, after)
             if grounded is not None:
                 self.groundings.append(Grounding(line, path.name, roll.over_land, roll.entered, grounded.crossed))
-            elif roll.over_land >= BAR and sank is not None and roll.time is not None and sank < roll.time:
-                self.sank_first += 1  # R18: it sank at once, before its rolling reached land
             elif roll.over_land >= BAR:
-                self.flags.append(Flag(line, path.name, "D19", _ungrounded(roll, event, after), roll.over_land,
-                                       roll.entered))
+                sank = any(isinstance(e, Sunk) and e.ship == path.name for e in after)
+                excused = "sank in this throw" if sank else "had arrived" if path.name in self.arrived else ""
+                (self.excused if excused else self.flags).append(
+                    Flag(line, path.name, "D19", _ungrounded(roll, event, after, excused), roll.over_land,
+                         roll.entered))
 
     def _pushed(self, line: int, event: Thrown, after: list[Any]) -> None:
         """Flag a released ship pushed to rest in its destination zone without an `arrived` line (D20, R18)."""
@@ -233,24 +239,16 @@ class _Walk:
                                        f"arrived line follows the throw", at=(at[0], at[1])))
 
 
-def _sank_at(ship: str, event: Thrown, after: list[Any]) -> float | None:
-    """Return when the ship sank in this throw (R18: at once, when the first die it tipped over turned), or None."""
-    sunk = next((e for e in after if isinstance(e, Sunk) and e.ship == ship), None)
-    if sunk is None:
-        return None
-    tips = [first_tip(p) for p in event.result.paths if p.name in sunk.tipped]
-    return min((t for t in tips if t is not None), default=None)
-
-
 def _point(at: Any) -> Any:
     from shapely import Point as ShapelyPoint
 
     return ShapelyPoint(at[0], at[1])
 
 
-def _ungrounded(roll: LandRoll, event: Thrown, after: list[Any]) -> str:
+def _ungrounded(roll: LandRoll, event: Thrown, after: list[Any], excused: str) -> str:
     """Return the sentence a D19 flag says: how far, over which land, from where and when; what else befell it."""
     how = "thrown" if roll.ship == event.ship else f"pushed by {event.ship}"
+    how = f"({excused}) {how}" if excused else how
     where = f" from ({roll.entered[0]:.3f}, {roll.entered[1]:.3f}) at {roll.time:.2f} s" if roll.entered else ""
     befell = sorted({e.kind for e in after if getattr(e, "ship", None) == roll.ship})
     note = f" (the throw's lines about it: {', '.join(befell)})" if befell else ""
@@ -269,8 +267,8 @@ def format_scan(scan: RecordScan) -> list[str]:
     if scan.d19 == "judged":
         d19 = [f for f in scan.flags if f.ruling == "D19"]
         out.append(f"  D19: {scan.paths} dice paths, {scan.over_land} rolled over land, {len(scan.groundings)} "
-                   f"grounded, {scan.sank_first} sank before reaching land; {len(d19)} rolled {BAR * 1000:g} mm or "
-                   f"more over land without grounding")
+                   f"grounded; {len(d19)} rolled {BAR * 1000:g} mm or more over land without grounding, and "
+                   f"{len(scan.excused)} more excused (sunk in that throw, or arrived before it)")
     else:
         out.append(f"  D19: {scan.d19}")
     if scan.d20 == "judged":
@@ -280,6 +278,7 @@ def format_scan(scan: RecordScan) -> list[str]:
     else:
         out.append(f"  D20: {scan.d20}")
     out += [f"  line {f.line}: {f.ruling}: {f.ship} {f.problem}" for f in scan.flags]
+    out += [f"  line {f.line}: excused: {f.ship} {f.problem}" for f in scan.excused]
     out += [f"  line {g.line}: grounded: {g.ship} rolled {g.over_land * 1000:.1f} mm over land"
             + (f", crossed the coast at ({g.crossed[0]:.3f}, {g.crossed[1]:.3f})" if g.crossed else "")
             for g in scan.groundings]
