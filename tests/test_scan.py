@@ -251,6 +251,13 @@ def test_a_bad_record_gets_one_located_line_and_the_others_are_still_scanned(tmp
     assert str(good) in out and "Totals over 1 record" in out
 
 
+def test_a_path_with_an_empty_orientation_is_a_bad_record(tmp_path, capsys):
+    lines = grounded_across()
+    lines[4]["result"]["paths"][0]["orientations"][7] = [0, 0, 0, 0]
+    assert main(["scan", str(write(tmp_path, lines))]) == 2
+    assert "line 5: throw: the path of red-12: sample 7's orientation has zero length" in capsys.readouterr().err
+
+
 # -- real games -------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -43,8 +43,16 @@ class LandRoll:
 
 
 def lowest_corners(positions: np.ndarray, orientations: np.ndarray, edge: float) -> np.ndarray:
-    """Return the lowest corner (n, 3) of a cube of this edge at each centre (n, 3) and orientation (n, 4: xyzw)."""
+    """Return the lowest corner (n, 3) of a cube of this edge at each centre (n, 3) and orientation (n, 4: xyzw).
+
+    Raises:
+        ValueError: an orientation of zero length (no rotation at all); names the sample.
+    """
     from scipy.spatial.transform import Rotation
+
+    empty = np.flatnonzero(np.linalg.norm(orientations, axis=1) < 1e-9)
+    if len(empty):
+        raise ValueError(f"sample {empty[0]}'s orientation has zero length: expected a rotation [x, y, z, w]")
 
     turns = Rotation.from_quat(orientations).as_matrix()  # (n, 3, 3), body axes as columns
     signs = -np.sign(turns[:, 2, :])  # each body axis's end that points down
@@ -96,8 +104,8 @@ def _counted_land(xy: np.ndarray, world: Map) -> list[BaseGeometry]:
     start = next((lw.polygon for lw in world.lands if lw.polygon.covers(shapely.Point(xy[0]))), None)
     if start is None:
         return [land] * len(xy)
-    left = shapely.intersects_xy(start, xy[:, 0], xy[:, 1])
-    first_out = int(np.argmin(left)) if not left.all() else len(xy)
+    on_start = shapely.intersects_xy(start, xy[:, 0], xy[:, 1])
+    first_out = int(np.argmin(on_start)) if not on_start.all() else len(xy)
     rest = land.difference(start)
     return [rest if i + 1 <= first_out else land for i in range(len(xy))]
 

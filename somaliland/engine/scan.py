@@ -24,6 +24,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import shapely
+
 from somaliland.engine.events import Deal, Planned, RoundEnd, Thrown
 from somaliland.engine.record import RecordError, decode_at, read_record
 from somaliland.engine.rolled import LandRoll, land_roll
@@ -202,7 +204,10 @@ class _Walk:
         """Measure each moved die's path over land; flag one that rolled `BAR` or more and did not ground (D19)."""
         for path in event.result.paths:
             self.paths += 1
-            roll = land_roll(path, self.world, self.edge)
+            try:
+                roll = land_roll(path, self.world, self.edge)
+            except ValueError as error:
+                raise RecordError(self.name, line, f"throw: the path of {path.name}: {error}") from None
             self.over_land += roll.over_land > 0
             grounded = next((e for e in after if isinstance(e, Grounded) and e.ship == path.name), None)
             if grounded is not None:
@@ -230,19 +235,13 @@ class _Walk:
                 continue  # a ship no plan of this round names has no destination to reach
             route, direction = self.destination[ship]
             zone = self.world.route(route).leg(direction)
-            if not zone.destination.covers(_point(at)):
+            if not zone.destination.covers(shapely.Point(at[0], at[1])):
                 continue
             self.pushed_home += 1
             if Arrived not in told:
                 self.flags.append(Flag(line, ship, "D20", f"released earlier, pushed by {event.ship} to rest in its "
                                        f"destination ({zone.zone or route}) at ({at[0]:.3f}, {at[1]:.3f}), and no "
                                        f"arrived line follows the throw", at=(at[0], at[1])))
-
-
-def _point(at: Any) -> Any:
-    from shapely import Point as ShapelyPoint
-
-    return ShapelyPoint(at[0], at[1])
 
 
 def _ungrounded(roll: LandRoll, event: Thrown, after: list[Any], excused: str) -> str:
