@@ -36,7 +36,7 @@ def _optional_commands() -> list:
     import importlib
 
     found = []
-    for name in ("map_cmd", "play_cmd", "verify_cmd", "study_cmd", "replay_cmd", "tune_cmd"):
+    for name in ("map_cmd", "play_cmd", "verify_cmd", "scan_cmd", "study_cmd", "replay_cmd", "tune_cmd"):
         try:
             found.append(importlib.import_module(f"somaliland.cli.{name}"))
         except ModuleNotFoundError as exc:
