@@ -5,7 +5,7 @@ Layout of DIR:
     journal.jsonl               finished games not yet in a chunk: one JSON line each, flushed and fsynced
     chunks/NNNNNN.json          a chunk's commit mark: the (cell, game, seed, ok) it holds and each of its
                                 Parquet files' sha256 and size (marks written before the digests lack them)
-    players/ contracts/ captures/ games/ errors/   part-NNNNNN.parquet, one per chunk that has rows
+    players/ contracts/ captures/ raids/ games/ errors/   part-NNNNNN.parquet, one per chunk that has rows
     .staging/                   files being written; renamed into place when closed
     .lock                       locked (lockf) by the one `study run` writing the folder
     damaged/NNNNNN/             chunks a run found damaged and set aside (their games were played again)
