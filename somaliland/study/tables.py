@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from somaliland.engine.events import Deal, DraftPick, Event, Final, Header, Planned, RoundEnd, Stamped, Thrown, TurnBegun
+from somaliland.engine.events import Deal, DraftPick, Final, Header, Planned, RoundEnd, Stamped, Thrown, TurnBegun
 from somaliland.map.model import Direction, Map
 from somaliland.rules.events import (Arrived, Collision, Failed, Fulfilled, Grounded, Launched, LostTurn, Released,
                                      Replaced, Seized, Sunk)
