@@ -167,9 +167,8 @@ def game_tables(events: Sequence[Stamped], world: Map) -> dict[str, list[dict[st
             "lead_change": changes / (len(leaders) - 1) if len(leaders) > 1 else float("nan"),
             "spread": points[0] - points[-1], "margin": points[0] - points[1] if len(points) > 1 else 0.0,
             "routes": json.dumps(head.map.get("routes", []))}  # what reports call them (study/routenames.py)
-    raids = _raids(events, world, fleet)
-    full = [r for r in raids if r["full_at_sea"] > 0]
-    game.update(turns=len(raids), turns_full_at_sea=len(full), turns_full_at_sea_seized=sum(r["seized"] > 0 for r in full))
+    raids = raid_rows(events, world, fleet)
+    game.update(pirate_turns(raids))
     return {"players": player_rows, "contracts": list(contracts.values()), "captures": captures, "raids": raids,
             "games": [game]}
 
@@ -209,7 +208,15 @@ def _causes(row: dict[str, Any], carries: dict[str, str], launched: set[str], ar
     return [c for c in FAILURE_CAUSES if c in found] or ["pooled away"]
 
 
-def _raids(events: Sequence[Stamped], world: Map, fleet: dict[str, int]) -> list[dict[str, Any]]:
+def pirate_turns(raids: list[dict[str, Any]]) -> dict[str, int]:
+    """Return the game's turns, those ending with a full-value ship at sea, and those of them in which the pirates
+    seized a ship (every turn ends with a raid, R13-R14), from its `raid_rows`."""
+    full = [r for r in raids if r["full_at_sea"] > 0]
+    return {"turns": len(raids), "turns_full_at_sea": len(full),
+            "turns_full_at_sea_seized": sum(r["seized"] > 0 for r in full)}
+
+
+def raid_rows(events: Sequence[Stamped], world: Map, fleet: dict[str, int]) -> list[dict[str, Any]]:
     """Return a row per turn played: the pirates' raid that ends it (R13-R14), with the full-value ships at sea
     when it began, their displacement, and the ships it seized (all, and of them those on a full-value route)
     with the ransoms they paid.
