@@ -1,7 +1,8 @@
-"""A study's Markdown report: conclusions first (with their confidence), the balance measures, the figures.
+"""A study's Markdown report: the code that played it, the answer and conclusions first (with their confidence),
+the sections on the routes' economics (`sections`), the ladder, the balance measures, the other figures.
 
 Everything is computed from the results folder; the figures go in a `figures/` folder beside the report.
-Intervals are 95%; "significant" means p < 0.05 two-sided, with no correction across cells (said so).
+Intervals are 95% over games; "significant" means p < 0.05 two-sided, with no correction across cells (said so).
 """
 
 from __future__ import annotations
