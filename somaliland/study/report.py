@@ -148,8 +148,9 @@ def _code(games, manifest: dict) -> list[str]:
     else:
         return ["Played by a code version these results did not record.", ""]
     word = "version" if "," not in said else "versions"
-    return [f"Played by code {word} {said}{more} (a hash of the simulator's source, somaliland/ and physics/; "
-            f"the results folder's manifest.json records it).", ""]
+    kept = "; the results folder's manifest.json records it too" if manifest.get("code") else ""
+    return [f"Played by code {word} {said}{more} (a hash of the simulator's source, somaliland/ and physics/, "
+            f"that each game recorded{kept}).", ""]
 
 
 def _coverage(study, results: Path, games, errors) -> list[str]:
