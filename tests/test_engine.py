@@ -140,6 +140,19 @@ def test_a_record_older_than_the_D16_D17_R19_options_verifies_as_the_code_before
     assert verdict.ok, verdict.message
 
 
+def test_a_record_older_than_the_design_levers_L1_L2_L4_verifies_as_the_rulebook(recorded, tmp_path):
+    path, _ = recorded
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    for key in ("ransom", "ransom_fixed", "ransom_share_percent", "pirate_take", "pirate_take_every",
+                "contract_cap_total"):
+        del head["rules"][key]  # as the code before the levers wrote its headers
+    old = tmp_path / "old.jsonl"
+    old.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n")
+    verdict = verify_record(old, scripted_factory)
+    assert verdict.ok, verdict.message
+
+
 @pytest.mark.parametrize("mangle, message", [
     (lambda lines: lines[:-3], "ends before the game does"),
     (lambda lines: lines[:4] + ["{not json"] + lines[5:], "line 5: not valid JSON"),

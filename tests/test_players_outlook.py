@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from rules_fixtures import N, S, config, world
 from somaliland.players.hazards import LegOdds, arrival_chance
 from somaliland.players.outlook import companions, fulfil_chance, seizure_chances, voyage
+from somaliland.players.planner import ransoms
+from somaliland.rules import Card
 from somaliland.players.survey import LegSurvey, Survey, arrival_within
 
 
@@ -71,6 +75,25 @@ def test_seizure_chances_share_one_seizure_a_turn():  # R13, D15
     # D15 (the default): pirates take only ships on the full-value route
     assert seizure_chances(safe, survey, 1, traffic, config()) == (0.0, 0.0, 0.0)
     assert companions(full, 2, traffic) == 4.0  # arrived ships stay on the board as obstacles
+
+
+def test_L2_seizure_chances_grow_with_the_ships_a_raid_takes():  # L2 "per_traffic": one per 2 at sea
+    full = leg((0, 2, 2), 4)
+    survey = Survey((full, leg((0, 2, 2), 4, direction=S), leg((0, 4, 0), 4, route="africa", full_value=False),
+                     leg((0, 4, 0), 4, route="africa", direction=S, full_value=False)))
+    traffic = (("somalia", 3.0), ("africa", 0.0))
+    cfg = config(pirate_take="per_traffic", pirate_take_every=2)
+    # 5 at sea in turn 1: 2.5 taken of 5; 3 in turn 2: 1.5 of 3; 1 in turn 3: at least one, of 1
+    assert seizure_chances(full, survey, 2, traffic, cfg) == pytest.approx((0.5, 0.5, 1.0))
+    assert seizure_chances(full, survey, 2, traffic, replace(cfg, pirate_take_every=10)) == pytest.approx(
+        seizure_chances(full, survey, 2, traffic, config()))  # never fewer than one a raid
+
+
+def test_L1_planning_prices_a_capture_at_the_ransom_in_force():
+    card = Card(45, N)
+    assert ransoms(config(), card, 7.5, 3) == 7.5  # the convoy's mean top faces (R13)
+    assert ransoms(config(ransom="fixed", ransom_fixed=3), card, 7.5, 3) == 9.0
+    assert ransoms(config(ransom="share", ransom_share_percent=10), card, 7.5, 3) == 15.0  # 5 a ship
 
 
 def test_leg_length_on_the_test_map():

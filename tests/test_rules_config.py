@@ -49,6 +49,13 @@ throw_tolerance_mm = 50
 launch_heading_tolerance_deg = 90
 touch_tolerance_mm = 2
 coast_tolerance_mm = 5
+# the design levers
+ransom = "share"
+ransom_fixed = 5
+ransom_share_percent = 20
+pirate_take = "per_traffic"
+pirate_take_every = 3
+contract_cap_total = 60
 
 [[fleet]]
 name = "big"
@@ -85,6 +92,7 @@ def test_defaults_are_the_rulings_as_written() -> None:
     assert c.collision_both_lose_turn and c.tipped_over == "top_face"  # D12
     assert c.off_board == "nearest_sea" and c.off_board_arrival == "later_move"  # D13, R19
     assert c.final_tie == "shared"  # D14
+    assert (c.ransom, c.pirate_take, c.max_moves, c.contract_cap_total) == ("top_face", "one", 6, "fleet")  # L1-L4
 
 
 def test_the_shipped_default_file_is_the_default_config() -> None:

@@ -10,12 +10,13 @@ ROOT = Path(__file__).parents[1]
 RULES = ROOT / "somaliland" / "rules"
 RULES_OF_PLAY = [f"R{i}" for i in range(1, 24)]  # R24 (amounts mean nothing) is not a rule of play
 RULINGS = [f"D{i}" for i in range(1, 18)]  # D18 (the board) is a map ruling, not a rule of play
+LEVERS = [f"L{i}" for i in range(1, 5)]  # the design levers
 
 
 def test_every_rule_of_play_and_every_ruling_is_named_by_a_test() -> None:
     names = " ".join(re.findall(r"def (test_\w+)", " ".join(p.read_text() for p in ROOT.glob("tests/test_rules_*.py"))))
-    cited = set(re.findall(r"_([RD]\d+)(?=_)", names))
-    assert [item for item in RULES_OF_PLAY + RULINGS if item not in cited] == []
+    cited = set(re.findall(r"_([RDL]\d+)(?=_)", names))
+    assert [item for item in RULES_OF_PLAY + RULINGS + LEVERS if item not in cited] == []
 
 
 def test_every_public_function_has_a_one_line_docstring_and_modules_stay_small() -> None:

@@ -129,21 +129,23 @@ def _games_on(routes, board="horn"):
     return pd.DataFrame([{"cell": 0, "game": 0, "map": board, "routes": json.dumps(routes)}])
 
 
-def _contract(k, value, full, net, ships=2, strategy=None):
-    return {"players": k, "value": value, "full_route": full, "points": max(net, 0.0), "ransom": max(-net, 0.0),
-            "ships": ships, "fulfilled": net > 0, "strategy": strategy or ("bold" if full else "cautious")}
+def _contract(k, value, full, net, ships=2, strategy=None, game=0):
+    return {"cell": 0, "game": game, "players": k, "value": value, "full_route": full, "points": max(net, 0.0),
+            "ransom": max(-net, 0.0), "ships": ships, "fulfilled": net > 0,
+            "strategy": strategy or ("bold" if full else "cautious")}
 
 
 def test_routes_answer_R8_compares_sailed_contracts_by_value_band():
     rows = []
     for i in range(40):
-        rows.append(_contract(2, 32, False, 16.0 + i % 3))  # Africa nets about 17 on low values
-        rows.append(_contract(2, 32, True, 5.0 + i % 3))  # Aden about 6
-        rows.append(_contract(2, 60, False, 30.0 + i % 3))
-        rows.append(_contract(2, 60, True, 45.0 + i % 3))  # Aden wins on high values
-        rows.append(_contract(2, 60, True, 0.0, ships=0))  # taken, never sailed: left out
+        rows.append(_contract(2, 32, False, 16.0 + i % 3, game=i))  # Africa nets about 17 on low values
+        rows.append(_contract(2, 32, True, 5.0 + i % 3, game=i))  # Aden about 6
+        rows.append(_contract(2, 60, False, 30.0 + i % 3, game=i))
+        rows.append(_contract(2, 60, True, 45.0 + i % 3, game=i))  # Aden wins on high values
+        rows.append(_contract(2, 60, True, 0.0, ships=0, game=i))  # taken, never sailed: left out
     (text, who) = routes_answer(pd.DataFrame(rows), _games_on(DEFAULT_ROUTES))
-    assert text.startswith("**2 players, net points of Gulf of Aden minus round Africa per sailed contract, by value**")
+    assert text.startswith("**2 players (40 games), net points of Gulf of Aden minus round Africa per sailed contract, "
+                           "by value**")
     assert "30-39: round Africa, -11.0" in text and "56-64: Gulf of Aden, +15.0" in text
     assert "Gulf of Aden (full value): 80 contracts" in text and "round Africa (half value): 80 contracts" in text
     assert "round Africa: cautious; Gulf of Aden: bold" in who
@@ -155,11 +157,12 @@ def test_routes_answer_R8_compares_sailed_contracts_by_value_band():
 def test_R8_route_gaps_are_full_minus_half_by_band_and_say_where_they_cross_zero():
     rows = []
     for i in range(40):
-        rows.append(_contract(2, 32, False, 16.0 + i % 3))  # low values: half value nets 11 more
-        rows.append(_contract(2, 32, True, 5.0 + i % 3))
-        rows.append(_contract(2, 60, False, 30.0 + i % 3))  # high values: full value nets 15 more
-        rows.append(_contract(2, 60, True, 45.0 + i % 3))
-    rows += [_contract(2, 44, True, 20.0)] * 9 + [_contract(2, 44, False, 10.0)] * 30  # 9 < 10: not compared
+        rows.append(_contract(2, 32, False, 16.0 + i % 3, game=i))  # low values: half value nets 11 more
+        rows.append(_contract(2, 32, True, 5.0 + i % 3, game=i))
+        rows.append(_contract(2, 60, False, 30.0 + i % 3, game=i))  # high values: full value nets 15 more
+        rows.append(_contract(2, 60, True, 45.0 + i % 3, game=i))
+    rows += [_contract(2, 44, True, 20.0, game=j) for j in range(9)] + [_contract(2, 44, False, 10.0, game=j)
+                                                                      for j in range(30)]  # 9 < 10: not compared
     gaps = band_gaps(route_table(pd.DataFrame(rows)))
     assert [(band, n_full, n_half) for band, n_full, n_half, _ in gaps] == [
         ("30-39", 40, 40), ("40-47", 9, 30), ("48-55", 0, 0), ("56-64", 40, 40)]
@@ -172,7 +175,7 @@ def test_R8_route_gaps_are_full_minus_half_by_band_and_say_where_they_cross_zero
     always = [r for r in rows if r["value"] != 32]  # the full-value route nets more wherever compared
     assert crossing(band_gaps(route_table(pd.DataFrame(always))), "Aden", "Africa") == (
         "Too few value bands compared to say where the routes' net points cross")
-    always += [_contract(2, 50, True, 30.0)] * 10 + [_contract(2, 50, False, 20.0)] * 10
+    always += [_contract(2, 50, full, net, game=j) for j in range(10) for full, net in ((True, 30.0), (False, 20.0))]
     assert crossing(band_gaps(route_table(pd.DataFrame(always))), "Aden", "Africa") == (
         "The curve does not cross zero inside contract values 48-64: Aden nets more in every compared band (every "
         "95% interval on its side)")
@@ -199,12 +202,12 @@ def test_routes_answer_R8_names_the_routes_of_each_map_and_never_pools_two_maps(
     rows = []
     for board in ("horn", "straits"):
         for i in range(40):
-            rows.append({**_contract(2, 32, False, 16.0 + i % 3), "map": board})
-            rows.append({**_contract(2, 32, True, 5.0 + i % 3), "map": board})
+            rows.append({**_contract(2, 32, False, 16.0 + i % 3, game=i), "map": board})
+            rows.append({**_contract(2, 32, True, 5.0 + i % 3, game=i), "map": board})
     games = pd.concat([_games_on(DEFAULT_ROUTES, "horn"), _games_on(STRAITS_ROUTES, "straits")], ignore_index=True)
     horn, horn_who, straits, straits_who = routes_answer(pd.DataFrame(rows), games)
-    assert horn.startswith("**2 players, on horn, net points of Gulf of Aden minus round Africa")
-    assert straits.startswith("**2 players, on straits, net points of the Strait minus open ocean")
+    assert horn.startswith("**2 players, on horn (40 games), net points of Gulf of Aden minus round Africa")
+    assert straits.startswith("**2 players, on straits (40 games), net points of the Strait minus open ocean")
     assert "30-39: open ocean, -11.0" in straits and "Aden" not in straits and "Africa" not in straits
     assert horn_who.startswith("On horn, the routes were sailed by different strategies (round Africa: cautious; "
                                "Gulf of Aden: bold)")
@@ -270,7 +273,7 @@ def test_variant_answer_compares_each_value_of_a_swept_rules_option_with_the_fir
 
 
 def test_a_swept_physics_setting_is_answered_like_a_rules_variant():
-    """Does the simulation's step rate move the answers? Equal results read as no significant change."""
+    """Does the simulation's step rate move the answers? Equal results read as consistent with no change."""
     cells = []
     for cell, rate in enumerate((960, 480)):
         players, games = _cell(cell, 2, 4, 100, 50, 40, label=f"physics_rate_hz={rate}")
@@ -278,7 +281,7 @@ def test_a_swept_physics_setting_is_answered_like_a_rules_variant():
         games["physics_rate_hz"] = rate
         cells.append((players, games))
     text = _only_variant_answer(cells, "physics_rate_hz")
-    assert text.startswith("**2 players, physics_rate_hz = 480 against 960: no significant change in points**")
+    assert text.startswith("**2 players, physics_rate_hz = 480 against 960: points consistent with no change**")
     assert "40.0 vs 40.0 (+0.0 [+0.0, +0.0]) throws a game" in text
 
 

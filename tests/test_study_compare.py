@@ -56,6 +56,7 @@ def test_games_pair_by_seed_not_by_number_nor_row_order_and_differences_are_take
     assert field["difference"] == pytest.approx(-0.5)
     assert FIELD not in _measures(result, 1)  # the field against itself: nothing to say
     text = "\n".join(compare_table(result, "first", "second"))
+    assert "A − B of a measure in % (a rate) is in percentage points." in text
     assert "- 50 games paired by their seeds, of A's 50 and B's 50" in text
     assert "| seat 0: search (skill 0.75) | win rate per seat % | 60.0 | 40.0 | +20.0 [" in text
     assert "|  | points per game | 70.0 | 60.0 | +10.0 [+10.0, +10.0] | 50 |" in text  # the group named once

@@ -1,4 +1,4 @@
-"""The ladder (issue 21) from hand-built players tables whose ratings are known."""
+"""The ladder from hand-built players tables whose ratings are known."""
 
 import math
 
@@ -60,14 +60,27 @@ def test_groundings_per_move_over_the_fields_as_played_issue_21_bar_R17():
     assert "| 0.25 [" in ladder_table(table)[2] and "| – (the field) |" in ladder_table(table)[3]
     even = table.assign(strategy=table.seat.map({0: "search", 1: "search", 2: "ev", 3: "ev"}))
     assert all(r["vs_field"] is None and r["field"] is None for r in ladder_rows(even))
-    assert "| – (no field: no strategy holds more seats than every other) |" in ladder_table(even)[2]
+    lines = ladder_table(even)
+    assert "| – (a) |" in lines[2] and "| – (a) |" in lines[3]  # the reason once, under the table
+    assert lines[-1] == "(a) no field: no strategy holds more seats than every other."
+    assert sum("no field" in line for line in lines) == 1
     clean = _table().assign(groundings=lambda t: t.groundings.where(t.seat == 0, 0))  # the field never ran aground
     search = next(r for r in ladder_rows(clean) if r["strategy"] == "search")
     assert all(math.isnan(x) for x in search["vs_field"]["ratio"])
-    assert "| – (the field never ran aground) |" in ladder_table(clean)[2]
+    assert "| – (a) |" in ladder_table(clean)[2] and ladder_table(clean)[-1] == "(a) the field never ran aground."
     one = next(r for r in ladder_rows(_table(games=1)) if r["strategy"] == "search")["vs_field"]["ratio"]
     assert one[0] == pytest.approx(0.5) and math.isnan(one[1])  # one game: the ratio, no interval
     assert "| 0.50× (too few games for an interval) |" in ladder_table(_table(games=1))[2]
+
+
+def test_a_strategy_at_every_seat_is_rated_by_its_first_seat_not_pooled_to_the_fair_share():
+    """Four ev seats, seat 0 winning 40 of 100 games: pooled over the seats ev would win 25% by definition."""
+    table = _table().assign(strategy="ev", throw_cpu_s=0.05)
+    table = pd.concat([table, _table().assign(cell=1, cell_label="other")], ignore_index=True)  # rated: two strategies
+    (ev,) = [r for r in ladder_rows(table) if r["cell"] == 0]
+    assert ev["win"][0] == pytest.approx(0.40) and ev["first_seat"] == 0 and ev["seats"] == 4
+    line = next(line for line in ladder_table(table) if line.startswith("| seat.0.strategy=search | ev | 4 |"))
+    assert "| 40.0 [" in line and "(25, seat 0) |" in line
 
 
 def test_a_share_stays_within_0_and_1():
@@ -150,16 +163,20 @@ def test_groundings_at_the_fields_route_mix_say_why_they_are_missing():
     one_kind.loc[one_kind.seat == 0, "throws_full"] = 10  # the search seat sails only the full-value route
     search = next(r for r in aground_rows(one_kind) if r["strategy"] == "search")
     assert math.isnan(search["at_field_mix"]["rate"][0])
-    assert next(l for l in aground_table(one_kind) if "| search |" in l).endswith(
-        "| – (no throws on a kind of route the field sails) |")
+    lines = aground_table(one_kind)
+    assert next(l for l in lines if "| search |" in l).endswith("| – (a) |")
+    assert lines[-1] == "(a) no throws on a kind of route the field sails."
     both_one_kind = one_kind.assign(throws_full=10, aground_thrown_full=1)  # everybody on the full-value route only
     mix = next(r for r in aground_rows(both_one_kind) if r["strategy"] == "search")["at_field_mix"]
     assert mix["rate"][0] == pytest.approx(0.1) and mix["ratio"][0] == pytest.approx(0.5)  # the mix is moot
     apart = table.assign(game=table.game + 100 * (table.seat == 0))  # search and ev never at one table
-    assert next(l for l in aground_table(apart) if "| search |" in l).endswith("| – (no game with the field) |")
+    lines = aground_table(apart)
+    assert next(l for l in lines if "| search |" in l).endswith("| – (a) |") and lines[-1] == "(a) no game with the field."
     equal = table[table.seat <= 1]  # one search seat and one ev seat: no field
     assert all(r["field"] is None and r["at_field_mix"] is None for r in aground_rows(equal))
-    assert all(l.endswith("| – (no field: no strategy holds more seats than every other) |") for l in aground_table(equal)[2:])
+    lines = aground_table(equal)
+    assert all(l.endswith("| – (a) |") for l in lines[2:-2])  # the reason said once, under the table
+    assert lines[-1] == "(a) no field: no strategy holds more seats than every other."
     never = table.assign(groundings=table.groundings.where(table.seat == 0, 0),
                          aground_thrown=table.aground_thrown.where(table.seat == 0, 0),
                          aground_thrown_full=table.aground_thrown_full.where(table.seat == 0, 0),

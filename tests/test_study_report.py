@@ -83,6 +83,20 @@ def test_report_warns_when_games_come_from_different_code_versions(tmp_path):
     assert "`--cell 0 --game 0` (0123456789ab)" in report  # the game to replay to check the older version
 
 
+def test_a_report_names_the_code_version_that_played_its_games_and_the_manifest_records_it(tmp_path):
+    import json
+
+    from somaliland.study.worker import code_version
+
+    path = tiny_study(tmp_path, games=2, sweep="")
+    run_study(load_study(path), path.read_text(), tmp_path / "out", local_executors(1), 1, progress=False)
+    assert json.loads((tmp_path / "out" / "manifest.json").read_text())["code"] == {code_version(): 2}
+    assert main(["study", "report", str(tmp_path / "out")]) == 0
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert f"Played by code version `{code_version()}` (2 games)" in report
+    assert "issue" not in report.lower()  # no work history in what a designer reads
+
+
 def test_report_warns_when_games_come_from_different_kinds_of_machine(tmp_path):
     path = tiny_study(tmp_path, games=2, sweep="")
     run_study(load_study(path), path.read_text(), tmp_path / "out", local_executors(1), 1, progress=False)

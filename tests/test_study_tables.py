@@ -7,12 +7,14 @@ from types import SimpleNamespace
 import pytest
 
 from physics import DieRest, RollResult, Throw
-from somaliland.engine.events import Deal, DraftPick, Final, Header, Placing, Planned, RoundEnd, Score, Stamped, Thrown
+from somaliland.engine.events import (Deal, DraftPick, Final, Header, Placing, Planned, RoundEnd, Score, Stamped, Thrown,
+                                      TurnBegun)
 from somaliland.map.model import Direction
 from somaliland.rules.contracts import Card
-from somaliland.rules.events import Collision, Failed, Fulfilled, Grounded, Launched, Seized
+from somaliland.rules.events import (Arrived, Collision, Failed, Fulfilled, Grounded, Launched, LostTurn, Released,
+                                     Seized, Sunk)
 from somaliland.rules.planning import Plan
-from somaliland.study.tables import game_tables
+from somaliland.study.tables import FAILURE_CAUSES, game_tables
 
 
 class Route:
@@ -30,7 +32,8 @@ WORLD = SimpleNamespace(route={"somalia": Route(True), "africa": Route(False)}._
 FLEET = [{"name": "6a", "faces": [1] * 6}, {"name": "24", "faces": [4] * 6}]
 ROUTES = [{"name": "somalia", "label": "Gulf of Aden", "full_value": True},
           {"name": "africa", "label": "round Africa", "full_value": False}]
-N30, S40 = Card(30, Direction.NORTH), Card(40, Direction.SOUTH)
+N, S = Direction.NORTH, Direction.SOUTH
+N30, S40 = Card(30, N), Card(40, S)
 
 
 def rest(name, x, y):
@@ -109,7 +112,8 @@ def test_contract_rows_take_their_round_from_the_deal_not_the_scoring_line(event
     aden, africa = game_tables(events, WORLD)["contracts"]
     assert aden == {"round": 1, "seat": 0, "card": "30N", "value": 30, "direction": "north", "route": "somalia",
                     "full_route": True, "ships": 2, "displacement": 30, "fulfilled": True, "points": 30.0,
-                    "captures": 1, "ransom": 4.0, "strategy": "bold"}
+                    "captures": 1, "ransom": 4.0, "strategy": "bold", "launched": 1, "arrived": 0,
+                    "arrived_displacement": 0, "failure": "", "failure_causes": ""}
     assert (africa["fulfilled"], africa["points"], africa["displacement"], africa["full_route"]) == (False, 0.0, 24, False)
 
 
@@ -126,3 +130,67 @@ def test_game_row_counts_lead_changes_at_round_ends():
                     "lead_changes": 1, "lead_change": 1.0, "spread": 4.0, "margin": 4.0,
                     "routes": json.dumps(ROUTES),  # the header's, so reports can name the routes
                     "turns": 0, "turns_full_at_sea": 0, "turns_full_at_sea_seized": 0}  # no turn markers here
+
+
+def fates():
+    """Two rounds of two players whose contracts fail each for its own reason, and the raids of round 1's turns.
+
+    Round 1: red's 30N (red-24, Gulf) is seized and never arrives; red's 32N (red-6a) is never launched; green's 40S
+    (green-24, Africa) runs aground and is hit; green's 34S (green-6a) sails with no accident and runs out of moves.
+    Round 2: red's 36N has no ship; red's 38N's red-24 sinks; green's 42S (green-24) and 44S (green-6a) are pooled,
+    both arrive, and 44S takes both ships.
+    """
+    header = Header(schema=1, version="test", seed=0, map={"routes": ROUTES}, rules={"fleet": FLEET}, physics={},
+                    seats=({"seat": 0, "colour": "red", "strategy": "bold"},
+                           {"seat": 1, "colour": "green", "strategy": "cautious"}), first_player=0)
+    n30, n32, s40, s34 = Card(30, N), Card(32, N), Card(40, S), Card(34, S)
+    n36, n38, s42, s44 = Card(36, N), Card(38, N), Card(42, S), Card(44, S)
+    return [
+        *at(1, 0, header, Deal(0, ()),
+            Planned(0, (Plan(n30, "somalia", ("red-24",)), Plan(n32, "somalia", ("red-6a",)))),
+            Planned(1, (Plan(s40, "africa", ("green-24",)), Plan(s34, "africa", ("green-6a",))))),
+        *at(1, 1, TurnBegun(), throw(0, rest("red-24", 0.0, 0.2)), Launched("red-24", "somalia", "north"),
+            throw(1, rest("green-24", 0.5, 0.9)), Launched("green-24", "africa", "south"),
+            throw(1, rest("green-6a", 0.6, 0.9)), Launched("green-6a", "africa", "south"),
+            Seized("red-24", "Eyl", 0.1, 4)),
+        *at(1, 2, TurnBegun(), throw(1, rest("green-24", 0.5, 0.8)), Grounded("green-24", (0.5, 0.8)),
+            LostTurn("green-24", "aground")),
+        *at(1, 3, TurnBegun(), Released("red-24", "Eyl", (0.1, 0.3)), throw(1, rest("green-6a", 0.6, 0.7)),
+            Collision("green-6a", "green-6a", "green-24"), LostTurn("green-24", "lost_turn")),
+        *at(2, 0, Failed(0, "30N"), Failed(0, "32N"), Failed(1, "40S"), Failed(1, "34S"), sheets(0.0, 0.0),
+            Deal(1, ())),
+        *at(2, 0, Planned(0, (Plan(n36, "somalia", ()), Plan(n38, "somalia", ("red-24",)))),
+            Planned(1, (Plan(s42, "africa", ("green-24",)), Plan(s44, "africa", ("green-6a",))))),
+        *at(2, 1, TurnBegun(), throw(0, rest("red-24", 0.0, 0.2)), Launched("red-24", "somalia", "north"),
+            Sunk("red-24", ("green-6a",)), throw(1, rest("green-24", 0.5, 0.1)), Launched("green-24", "africa", "south"),
+            Arrived("green-24", "africa", "south"), throw(1, rest("green-6a", 0.5, 0.1)),
+            Launched("green-6a", "africa", "south"), Arrived("green-6a", "africa", "south")),
+        *at(3, 0, Failed(0, "36N"), Failed(0, "38N"), Failed(1, "42S"),
+            Fulfilled(1, "44S", "africa", ("green-24", "green-6a"), False, 22.0), sheets(0.0, 22.0),
+            Final((1,), (Placing(1, "green", 1, 22.0, 0, 44, 1, 0, ""), Placing(0, "red", 2, 0.0, 0, 0, 0, 4, "")))),
+    ]
+
+
+def test_each_failed_contract_is_given_one_reason_the_first_of_its_causes_R11():
+    rows = {row["card"]: row for row in game_tables(fates(), WORLD)["contracts"]}
+    assert {card: (r["failure"], r["failure_causes"]) for card, r in rows.items()} == {
+        "30N": ("seized", "seized"), "32N": ("not launched", "not launched"),
+        "40S": ("aground", "aground,collision"), "34S": ("out of moves", "out of moves"),
+        "36N": ("not sailed", "not sailed"), "38N": ("sunk", "sunk"),
+        "42S": ("pooled away", "pooled away"), "44S": ("", "")}
+    assert {card: (r["launched"], r["arrived"], r["arrived_displacement"]) for card, r in rows.items()} == {
+        "30N": (1, 0, 0), "32N": (0, 0, 0), "40S": (1, 0, 0), "34S": (1, 0, 0),
+        "36N": (0, 0, 0), "38N": (1, 0, 0), "42S": (1, 1, 24), "44S": (1, 1, 6)}
+    assert set(FAILURE_CAUSES) >= {r["failure"] for r in rows.values() if r["failure"]}
+
+
+def test_a_raid_row_per_turn_counts_the_full_value_ships_at_sea_and_what_the_pirates_took_R13():
+    tables = game_tables(fates(), WORLD)
+    raids = [(r["round"], r["turn"], r["full_at_sea"], r["full_displacement_at_sea"], r["seized"], r["seized_full"],
+              r["ransom"], r["ransom_full"]) for r in tables["raids"]]
+    assert raids == [(1, 1, 1, 24, 1, 1, 4.0, 4.0),  # red-24 at sea, seized
+                     (1, 2, 0, 0, 0, 0, 0.0, 0.0),  # red-24 held; Africa ships do not count
+                     (1, 3, 1, 24, 0, 0, 0.0, 0.0),  # red-24 released: at sea again
+                     (2, 1, 0, 0, 0, 0, 0.0, 0.0)]  # red-24 sank
+    (game,) = tables["games"]
+    assert (game["turns"], game["turns_full_at_sea"], game["turns_full_at_sea_seized"]) == (4, 2, 1)

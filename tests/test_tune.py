@@ -141,6 +141,53 @@ def test_a_rules_choice_knob_checks_every_choice():
         tuning_of(text)
 
 
+def test_the_design_levers_are_rules_knobs_and_a_candidate_carries_them_L1_L2_L3_L4(tmp_path):
+    from somaliland.rules.config import load_rules
+
+    text = BASE.replace("rounds = 1\n", "rounds = 1\ncontract_cap_total = 74\n") + textwrap.dedent("""
+        [[knob]]
+        path = "rules:ransom"
+        choices = ["top_face", "share"]
+
+        [[knob]]
+        name = "share"
+        path = "rules:ransom_share_percent"
+        range = [5, 30]
+
+        [[knob]]
+        name = "take"
+        path = "rules:pirate_take"
+        choices = ["one", "per_traffic"]
+
+        [[knob]]
+        name = "every"
+        path = "rules:pirate_take_every"
+        range = [2, 6]
+
+        [[knob]]
+        name = "moves"
+        path = "rules:max_moves"
+        range = [5, 8]
+
+        [[knob]]
+        name = "cap"
+        path = "rules:contract_cap_total"
+        range = [50, 90]
+        """)
+    tuning = tuning_of(text)
+    values = {"port_y": 20.0, "rules:ransom": "share", "share": 12, "take": "per_traffic", "every": 3, "moves": 7,
+              "cap": 60}
+    candidate = build(tuning, values, tmp_path / "c")
+    assert candidate.rejected == ""
+    rules = load_rules(tmp_path / "c" / "rules.toml")
+    assert (rules.ransom, rules.ransom_share_percent, rules.pirate_take, rules.pirate_take_every, rules.max_moves,
+            rules.contract_cap_total) == ("share", 12, "per_traffic", 3, 7, 60)
+    with pytest.raises(StudyError, match=r"knob\[1\]\.choices\[1\]: expected one of top_face, fixed, share"):
+        tuning_of(BASE + '\n[[knob]]\npath = "rules:ransom"\nchoices = ["top_face", "pips"]\n')
+    with pytest.raises(StudyError, match=r"knob\[1\]\.path: expected a path to a number \(for `range`\)"):
+        tuning_of(BASE + '\n[[knob]]\npath = "rules:contract_cap_total"\nrange = [50, 90]\n')  # "fleet" by default
+
+
 def test_the_command_prints_one_located_line_and_exits_2_for_a_bad_file(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text(BASE.replace("range = [12.0, 28.0]", "range = [12.0]"))

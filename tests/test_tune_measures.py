@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from physics import DieRest, RollResult, Throw
-from somaliland.engine.events import Deal, Final, RoundEnd, Thrown, TurnBegun
+from somaliland.engine.events import Deal, Final, RoundEnd, Stamped, Thrown, TurnBegun
 from somaliland.rules.events import Arrived, Fulfilled, Launched, Seized
 from somaliland.study.stats import ratio_ci, share_ci, wilson
-from somaliland.study.tables import _pirate_turns
+from somaliland.study.tables import pirate_turns, raid_rows
 from somaliland.tune.measures import Games, estimate
 
 
@@ -118,13 +118,17 @@ def test_the_route_gap_is_the_full_minus_half_net_points_per_sailed_contract_in_
 
 def test_raid_turns_count_full_value_ships_at_sea_and_seizures():
     world = SimpleNamespace(route=lambda name: SimpleNamespace(full_value=name == "somalia"))
-    aim = Throw("a", (0.0, 0.0))
-    rest = DieRest("a", (0.0, 0.5, 0.008), (0.0, 0.0, 0.0, 1.0), 4, 1, 0.0, False)
-    thrown = Thrown(0, "a", aim, aim, RollResult(rest, (rest,), (), (), (), (), 1.0, 240, False), with_paths=False)
-    events = [Deal(0, ()), TurnBegun(), Launched("a", "somalia", "north"), Launched("b", "africa", "north"),
-              Seized("a", "Eyl", 0.1, 1),
-              TurnBegun(),  # a is held: no full-value ship at sea
+    aim = Throw("red-8", (0.0, 0.0))
+    rest = DieRest("red-8", (0.0, 0.5, 0.008), (0.0, 0.0, 0.0, 1.0), 4, 1, 0.0, False)
+    thrown = Thrown(0, "red-8", aim, aim, RollResult(rest, (rest,), (), (), (), (), 1.0, 240, False),
+                    with_paths=False)
+    events = [Deal(0, ()), TurnBegun(), Launched("red-8", "somalia", "north"), Launched("red-6a", "africa", "north"),
+              Seized("red-8", "Eyl", 0.1, 1),
+              TurnBegun(),  # red-8 is held: no full-value ship at sea
               TurnBegun(), thrown,  # thrown again: at sea, not seized
-              TurnBegun(), Arrived("a", "somalia", "north"),
-              Fulfilled(0, "40N", "somalia", ("a",), True, 40), RoundEnd(()), Final((0,), ())]
-    assert _pirate_turns(events, world) == {"turns": 4, "turns_full_at_sea": 2, "turns_full_at_sea_seized": 1}
+              TurnBegun(), Arrived("red-8", "somalia", "north"),
+              Fulfilled(0, "40N", "somalia", ("red-8",), True, 40), RoundEnd(()), Final((0,), ())]
+    raids = raid_rows([Stamped(1, 0, e) for e in events], world, {"8": 8, "6a": 6})
+    assert pirate_turns(raids) == {"turns": 4, "turns_full_at_sea": 2, "turns_full_at_sea_seized": 1}
+    assert [(r["full_at_sea"], r["full_displacement_at_sea"], r["seized_full"]) for r in raids] == [
+        (1, 8, 1), (0, 0, 0), (1, 8, 0), (0, 0, 0)]

@@ -6,8 +6,8 @@ For each cell: half-value ships seized (D15: none); the full-value routes' share
 (25-75%); the share of ev-planned contracts fulfilled (>= 70%); every strategy's mean final score (> 0);
 the share of turns with a full-value ship at sea in which the pirates seize one (>= 50%, R13); the value
 where the fitted net-points lines of the two routes cross (R8). Then the net points of a sailed contract,
-full-value route minus half-value route, by the reports' contract value bands, with 95% intervals (normal,
-Welch: `somaliland.study.answers.route_table` and `stats.difference_ci`, as `study report` compares them), for
+full-value route minus half-value route, by the reports' contract value bands, with 95% intervals (a
+bootstrap over games: `somaliland.study.economics.band_gaps`, as `study report` compares them), for
 the study's contracts pooled and for the contracts of players who never choose (bold: always full
 value; cautious: always half), whose routes are not chosen by the value at stake.
 The measures are `somaliland.tune.measures`' own (what `somaliland tune` aims at).
@@ -21,8 +21,8 @@ from pathlib import Path
 import pandas as pd
 
 from somaliland.study.agreement import cell_games
-from somaliland.study.answers import MIN_PER_SIDE, route_table
-from somaliland.study.stats import difference_ci
+from somaliland.study.economics import MIN_PER_SIDE, band_gaps
+from somaliland.study.frames import route_table
 from somaliland.study.store import read_table
 from somaliland.tune.measures import Estimate, Games, estimate
 
@@ -38,16 +38,15 @@ def net_by_band(contracts: pd.DataFrame) -> list[str]:
     """Return lines: full minus half net points per sailed contract in each value band, with 95% intervals."""
     sailed = route_table(contracts)
     lines = []
-    for band in sailed.band.cat.categories:
+    for band, n_full, n_half, gap in band_gaps(sailed):
+        if gap is None:
+            lines.append(f"    {band}: too few contracts (full {n_full}, half {n_half}; {MIN_PER_SIDE} each needed)")
+            continue
+        diff, low, high = gap
         rows = sailed[sailed.band == band]
         full, half = rows[rows.full_route].net, rows[~rows.full_route].net
-        if min(len(full), len(half)) < MIN_PER_SIDE:
-            lines.append(f"    {band}: too few contracts (full {len(full)}, half {len(half)}; "
-                         f"{MIN_PER_SIDE} each needed)")
-            continue
-        diff, low, high = difference_ci(full, half)
         lines.append(f"    {band}: {diff:+.1f} [{low:+.1f}, {high:+.1f}] "
-                     f"(full {full.mean():.1f} net over {len(full)}, half {half.mean():.1f} over {len(half)})")
+                     f"(full {full.mean():.1f} net over {n_full}, half {half.mean():.1f} over {n_half})")
     return lines
 
 

@@ -17,9 +17,12 @@ from somaliland.rules.planning import Plan
 
 PATH_DECIMALS = 6
 # Rules options younger than the record format, with the behaviour of the code before them: a record whose
-# header lacks one was played that way, so it still verifies (D16, D17, R19/D13).
+# header lacks one was played that way, so it still verifies (D16, D17, D19, D20, R19/D13; the design levers L1,
+# L2, L4, whose defaults are the rulebook's game the code played before them).
 BEFORE_OPTIONS = {"lost_turns": "add_up", "release_spot": "in_port", "off_board_arrival": "same_throw",
-                  "grounding_on": "rest", "after_release": "held"}
+                  "grounding_on": "rest", "after_release": "held",
+                  "ransom": "top_face", "ransom_fixed": 2, "ransom_share_percent": 10, "pirate_take": "one",
+                  "pirate_take_every": 4, "contract_cap_total": "fleet"}
 
 
 _LEAVES = frozenset({float, int, str, bool, type(None)})

@@ -5,11 +5,13 @@ the chance a lone ship arrives in each turn, its throws and the turns it lost in
 one ship a turn (R13) among the ships they may take that are at sea. A ship at sea on a full-value
 route after a turn's moves is taken with chance 1 / (1 + the other such ships expected at sea then):
 its own convoy on its leg and the rivals' full-route ships, each still at sea with the chance the
-survey measured. On the safe route pirates take a ship only under R13 as written (`pirate_targets =
+survey measured; under L2's "per_traffic" that chance is multiplied by the ships a raid takes (`takes`),
+at most 1. On the safe route pirates take a ship only under R13 as written (`pirate_targets =
 "any_route"`), and only when no full-route ship is at sea; under D15 (`"full_route"`) never. A
-seizure costs the ship's top face as ransom (about its mean face) and one skipped turn (modelled so
-under D16 and its variant alike); a held ship is not taken again while held (D8). The chance to
-arrive within the round follows exactly from these, by a dynamic programme over the turns.
+seizure costs the ship's ransom (its top face, about its mean face, or L1's lever: `planner.ransoms`)
+and one skipped turn (modelled so under D16 and its variant alike); a held ship is not taken again
+while held (D8). The chance to arrive within the round follows exactly from these, by a dynamic
+programme over the turns.
 """
 
 from __future__ import annotations
@@ -68,11 +70,19 @@ def seizure_chances(leg: LegSurvey, survey: Survey, convoy: int, traffic: Traffi
         here = (convoy - 1) * leg.at_sea(turn) + rivals.get(leg.route, 0.0) * survey.at_sea(leg.route, turn)
         full_at_sea = sum(ships * survey.at_sea(route, turn) for route, ships in full if route != leg.route)
         if leg.full_value:
-            chances.append(1.0 / (1.0 + here + full_at_sea))
+            chances.append(min(1.0, takes(1.0 + here + full_at_sea, config) / (1.0 + here + full_at_sea)))
         else:  # the nearest ship is taken: a full-value ship at sea is nearer the pirates
             clear = math.prod((1.0 - survey.at_sea(route, turn)) ** ships for route, ships in full)
             chances.append(clear / (1.0 + here))
     return tuple(chances)
+
+
+def takes(full_at_sea: float, config: RulesConfig) -> float:
+    """Return the ships a raid is expected to take among this many full-value ships at sea: one (R13), or under
+    L2's "per_traffic" one for every `pirate_take_every` of them, at least one (the rounding down left out)."""
+    if config.pirate_take == "one":
+        return 1.0
+    return max(1.0, full_at_sea / config.pirate_take_every)
 
 
 def voyage(leg: LegSurvey, seized: tuple[float, ...], company: float) -> Voyage:

@@ -2,7 +2,7 @@
 
 Each contract's worth with a given set of ships on a given route is `outlook`'s, from the survey of
 the map in play: route factor x value x the chance enough displacement arrives (R9), minus the
-expected ransoms (R13) times the strategy's ransom aversion, minus a small cost per ship sent (every
+expected ransoms (R13, or L1's lever) times the strategy's ransom aversion, minus a small cost per ship sent (every
 ship at sea crowds the lanes: collisions, R18).
 Contracts do not share ships (R10), so the best plan is an exact dynamic programme
 over (contract, ships already used): at most contracts x 2^ships states of routes x 2^ships choices.
@@ -19,6 +19,7 @@ from somaliland.players.outlook import Outlook, Traffic, Voyage, companions, ful
 from somaliland.players.survey import Survey
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.contracts import Card
+from somaliland.rules.pirates import share_of
 from somaliland.rules.planning import Plan
 from somaliland.rules.state import GameState, Status
 
@@ -150,7 +151,7 @@ def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], survey: Surve
         prospects, full = leg_trip(route, card.direction, convoy)
         factor = 1.0 if full else 0.5
         gain = factor * card.value * fulfil_chance(fleet.displacements[mask], card.value, prospects.arrive)
-        ransom = valuation.ransom_aversion * prospects.captures * fleet.pips[mask]
+        ransom = valuation.ransom_aversion * prospects.captures * ransoms(config, card, fleet.pips[mask], convoy)
         return gain - ransom - valuation.outlook.ship_cost * convoy
 
     masks = fleet.order
@@ -174,6 +175,16 @@ def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], survey: Surve
     plans = tuple(Plan(card, route, tuple(ships[k].id for k in range(n) if mask >> k & 1))
                   for card, (route, mask) in zip(cards, choices))
     return total, plans
+
+
+def ransoms(config: RulesConfig, card: Card, pips: float, convoy: int) -> float:
+    """Return what one capture of each ship of a convoy would cost in all (R13, L1): their mean top faces
+    (`pips`, summed), or each ship's fixed sum, or each ship's share of the contract's value."""
+    if config.ransom == "fixed":
+        return float(config.ransom_fixed * convoy)
+    if config.ransom == "share":
+        return float(share_of(card.value, config.ransom_share_percent) * convoy)
+    return pips
 
 
 @dataclass(frozen=True, slots=True)

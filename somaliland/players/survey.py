@@ -78,7 +78,9 @@ PRIOR_TURNS = 2.0  # the prior odds count as this many turns' worth of evidence 
 # rules that cannot change a voyage without pirates: reset to their defaults, out of the cache key
 NOT_AT_SEA = ("players", "rounds", "contract_values", "deal_size", "taken_cards_leave_deck", "fleet",
               "draft_pass_is_final", "contract_cap", "first_player", "route_choice", "pooled_allotment",
-              "launch_pass_is_final", "pirates_ignore", "held_release", "pirate_targets", "final_tie")
+              "launch_pass_is_final", "pirates_ignore", "held_release", "pirate_targets", "final_tie",
+              "ransom", "ransom_fixed", "ransom_share_percent", "pirate_take", "pirate_take_every",
+              "contract_cap_total")
 _CACHE: dict[tuple, "Survey"] = {}
 THINKING = 0x7468696E  # a leg's seed branch for a thrower's own draws (`Thrower`), apart from the hand's
 SURVEY_FORMAT = 1  # of the files in the survey cache folder: part of their key

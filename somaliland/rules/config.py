@@ -1,4 +1,5 @@
-"""The rules configuration: every ruling D1–D20 as a named option, loaded from TOML by one checking loader.
+"""The rules configuration: every ruling D1–D20 and design lever L1–L4 as a named option, loaded from TOML by one
+checking loader.
 
 SI inside (metres, kilograms, radians); the file speaks millimetres, grams and degrees, like the CLI.
 The defaults are exactly the rulings of `somaliland-rules.md`; `default-rules.toml` beside this module
@@ -28,7 +29,7 @@ class Option:
     """How one config field is written in a rules file and which values it may take."""
 
     key: str  # the TOML key
-    kind: str  # int, float, bool, choice, choices, ints
+    kind: str  # int, float, bool, choice, choices, ints, int_or (an integer or one of `allowed`)
     low: float = -math.inf
     high: float = math.inf
     allowed: tuple[str, ...] = ()
@@ -71,6 +72,13 @@ OPTIONS: dict[str, Option] = {
     "throw_tolerance": Option("throw_tolerance_mm", "float", 0, 1000, scale=MM),
     "launch_heading_tolerance": Option("launch_heading_tolerance_deg", "float", 0, 180, scale=DEG),
     "touch_tolerance": Option("touch_tolerance_mm", "float", 0, 100, scale=MM),
+    # design levers (not rulings; each defaults to the rulebook)
+    "ransom": Option("ransom", "choice", allowed=("top_face", "fixed", "share")),
+    "ransom_fixed": Option("ransom_fixed", "int", 0, 1000),
+    "ransom_share_percent": Option("ransom_share_percent", "int", 0, 100),
+    "pirate_take": Option("pirate_take", "choice", allowed=("one", "per_traffic")),
+    "pirate_take_every": Option("pirate_take_every", "int", 1, 100),
+    "contract_cap_total": Option("contract_cap_total", "int_or", 0, 10_000, allowed=("fleet",)),
 }
 
 
@@ -114,6 +122,13 @@ class RulesConfig:
     throw_tolerance: float = 30 * MM  # R16: metres between a throw's origin and where the ship stood
     launch_heading_tolerance: float = 45 * DEG  # R12: radians off the route's direction
     touch_tolerance: float = 1 * MM  # R20: metres between two dice still counted as touching
+    # design levers (somaliland-rules.md, "Design levers"): not rulings; each defaults to the rulebook
+    ransom: str = "top_face"  # L1: the top face's pips (R13); "fixed": ransom_fixed; "share": of the contract's value
+    ransom_fixed: int = 2  # L1 "fixed": points a seizure costs (about the default fleet's mean top face)
+    ransom_share_percent: int = 10  # L1 "share": per cent of the seized ship's contract value, rounded half up
+    pirate_take: str = "one"  # L2: one ship a raid (R13); "per_traffic": one per pirate_take_every full-value ships
+    pirate_take_every: int = 4  # L2 "per_traffic": full-value ships at sea per ship taken (at least one is taken)
+    contract_cap_total: int | str = "fleet"  # L4: R6's total, "fleet" (its displacement, 74) or a number (D3 applies)
 
     def __post_init__(self) -> None:
         source = "<RulesConfig>"
@@ -136,6 +151,11 @@ def _check(source: str, option: Option, value: Any) -> Any:
         if isinstance(value, bool) or not number_ok or not option.low <= value <= option.high:
             raise RulesConfigError(source, key, f"{'an integer' if kind == 'int' else 'a number'} "
                                    f"from {option.low:g} to {option.high:g}", value)
+    elif kind == "int_or":
+        if value not in option.allowed and (isinstance(value, bool) or not isinstance(value, int)
+                                            or not option.low <= value <= option.high):
+            raise RulesConfigError(source, key, f"{', '.join(option.allowed)} or an integer from {option.low:g} "
+                                   f"to {option.high:g}", value)
     elif kind == "choice":
         if value not in option.allowed:
             raise RulesConfigError(source, key, f"one of {', '.join(option.allowed)}", value)

@@ -112,7 +112,7 @@ class Arrived:
 
 @dataclass(frozen=True, slots=True)
 class Seized:
-    """Pirates took a ship into their port; its owner pays the top face as ransom (R13, R20)."""
+    """Pirates took a ship into their port; its owner pays its ransom (R13: the top face, or L1's lever) (R13, R20)."""
 
     ship: str
     port: str

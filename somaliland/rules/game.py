@@ -34,10 +34,17 @@ def start_game(config: RulesConfig, first_player: int) -> GameState:
 
 
 def contract_cap(state: GameState, seat: int, config: RulesConfig) -> int:
-    """Return the most contract value a player may hold: their afloat ships' displacement, or the fleet's (R6, D3)."""
+    """Return the most contract value a player may hold (R6, D3, L4).
+
+    R6's total is the fleet's displacement (74), or L4's number (`contract_cap_total`). Under D3 ("afloat")
+    the displacement of the player's sunk ships is taken off that total (never below 0); under "fleet" it is
+    the total itself. With the default total the afloat cap is the afloat ships' displacement.
+    """
+    total = config.contract_cap_total
+    total = fleet_displacement(config.fleet) if total == "fleet" else int(total)
     if config.contract_cap == "fleet":
-        return fleet_displacement(config.fleet)
-    return sum(s.displacement for s in state.fleet(seat) if s.status is not Status.SUNK)
+        return total
+    return max(0, total - sum(s.displacement for s in state.fleet(seat) if s.status is Status.SUNK))
 
 
 def start_draft(state: GameState, config: RulesConfig, rng: np.random.Generator) -> Draft:

@@ -20,8 +20,9 @@ Games on different maps are never pooled: in a study that sweeps the map, every 
 (which compares the maps) is given per map ("2 players, on tiny: ..."). A test that the games are too few
 for is not left out silently: the answer says so, with the count and what it needs.
 
-All functions are pure: pandas tables in, Markdown bullet texts out. Intervals are 95%: Wilson for win
-rates, Welch normal for differences of means, the normal interval of a least-squares slope.
+All functions are pure: pandas tables in, Markdown bullet texts out. Intervals are 95%, with games as the units:
+Wilson for win rates, Welch normal for differences of per-game means, a bootstrap over games for the routes'
+net points (`economics`), the normal interval of a least-squares slope.
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ import math
 import re
 
 from somaliland.map.model import route_title, value_words
+from somaliland.study.economics import MIN_PER_SIDE, band_gaps, crossing, panels
+from somaliland.study.frames import route_table, seat_kind
 from somaliland.study.routenames import kind_label, kind_name, kind_title, offered, per_map
 from somaliland.study.stats import balance, difference_ci, fair_balance, holm, slope_ci, wilson
 
-MIN_PER_SIDE = 10  # sailed contracts per route and value band before two routes are compared
 ALPHA = 0.05
 
 
@@ -78,21 +80,6 @@ def by_seat(rows) -> tuple[str, float]:
 def skill_columns(players) -> list[tuple[str, int]]:
     """Return the swept seat-skill columns of a players table, as (column, seat)."""
     return [(c, int(m.group(1))) for c in players.columns if (m := re.fullmatch(r"seat(\d)_skill", c))]
-
-
-def seat_kind(rows, seat: int):
-    """Return, for each row of one seat, what played it: its strategy, with that seat's swept parameters
-    (e.g. "search (search_samples=64)"), so that a sweep of strategies and skills reads per strategy."""
-    if "strategy" not in rows.columns:
-        return rows.index.to_series().map(lambda _: "")
-    params = [c for c in rows.columns if c.startswith((f"seat{seat}_params_", "seats_params_"))]
-
-    def kind(row) -> str:
-        swept = [f"{c.split('_params_', 1)[1]}={row[c]:g}" if isinstance(row[c], (int, float)) else
-                 f"{c.split('_params_', 1)[1]}={row[c]}" for c in params if row[c] == row[c] and row[c] is not None]
-        return f"{row['strategy']} ({', '.join(swept)})" if swept else str(row["strategy"])
-
-    return rows.apply(kind, axis=1) if len(rows) else rows.strategy.astype(str)
 
 
 def identical_seats(players) -> bool:
@@ -263,10 +250,12 @@ def _variant_on_one_map(players, games, contracts, column: str, where: str) -> l
             g = kgames[kgames[column] == v]
             p, c = players[players.cell.isin(set(g.cell))], contracts[contracts.cell.isin(set(g.cell))]
             sailed = c[c.ships > 0]
-            rows[v] = {"points": p.points, "ransom": p.ransom.mean(), "fulfilled": p.fulfilled.sum() / max(p.taken.sum(), 1),
+            per_game = p.groupby(["cell", "game"])  # games are the units: a game's seats are not independent
+            rows[v] = {"points": per_game.points.mean(), "ransom": p.ransom.mean(),
+                       "fulfilled": p.fulfilled.sum() / max(p.taken.sum(), 1),
                        "full": sailed.full_route.mean() if len(sailed) else math.nan, "throws": g.throws,
                        "full_label": kind_label(g, True),
-                       "aground": p.groundings,
+                       "aground": per_game.groundings.mean(),
                        "balance": balance(p, g).balance, "games": len(g)}
         base = first if first in rows else values[0]
         b = rows[base]
@@ -275,7 +264,8 @@ def _variant_on_one_map(players, games, contracts, column: str, where: str) -> l
                 continue
             r = rows[v]
             d, lo, hi = difference_ci(r["points"], b["points"])
-            verdict = ("more points" if lo > 0 else "fewer points" if hi < 0 else "no significant change in points")
+            verdict = ("more points" if lo > 0 else "fewer points" if hi < 0 else
+                       "points consistent with no change")
             length, aground = (_change(r[key], b[key]) for key in ("throws", "aground"))
             out.append(f"**{k} players{where}, {column} = {v} against {base}: {verdict}** — points per player "
                        f"{r['points'].mean():+.1f} vs {b['points'].mean():+.1f} ({d:+.1f} [{lo:+.1f}, {hi:+.1f}]); "
@@ -338,66 +328,17 @@ def _skill_on_one_map(players, column: str, seat: int, where: str) -> list[str]:
         against = f" against opponents of skill {others.iloc[0]:g}" if others.nunique() == 1 else ""
         out.append(f"**{k} players{where}{who}: dexterity {strength}.** Seat {seat}'s win rate{against} goes from "
                    f"{pct(low_rate)} at skill {lowest:g} to {pct(high_rate)} at {highest:g} (fair share "
-                   f"{pct(fair)}); each +0.1 of skill adds {100 * b / 10:+.1f} points [{100 * lo / 10:+.1f}, "
-                   f"{100 * hi / 10:+.1f}]. By skill — {'; '.join(levels)}.")
+                   f"{pct(fair)}); each +0.1 of skill adds {100 * b / 10:+.1f} percentage points of win rate "
+                   f"[{100 * lo / 10:+.1f}, {100 * hi / 10:+.1f}]. By skill — {'; '.join(levels)}.")
     return out
-
-
-def route_table(contracts):
-    """Return sailed contracts (at least one ship sent) with value band and net points (points − ransoms)."""
-    from somaliland.study.figures import route_value
-
-    if contracts.empty:
-        return contracts
-    frame = route_value(contracts)
-    return frame[frame.ships > 0]
-
-
-def band_gaps(sailed) -> list[tuple[str, int, int, tuple[float, float, float] | None]]:
-    """R8: per contract value band (in order), the net points of a sailed contract on the full-value route minus
-    one on the half-value route, with its Welch 95% interval: (band, full contracts, half contracts, (gap, low,
-    high)), the last None where either side has fewer than MIN_PER_SIDE sailed contracts. `sailed` is
-    `route_table`'s frame of one map and player count."""
-    out = []
-    for band in sailed.band.cat.categories:
-        b = sailed[sailed.band == band]
-        full, half = b[b.full_route].net, b[~b.full_route].net
-        gap = difference_ci(full, half) if min(len(full), len(half)) >= MIN_PER_SIDE else None
-        out.append((str(band), len(full), len(half), gap))
-    return out
-
-
-def crossing(gaps, full: str, half: str) -> str:
-    """R8: where the full-minus-half net points curve of `band_gaps` crosses zero, told by its 95% intervals: between
-    the last band whose interval lies on one side of zero and the first whose interval lies on the other; else that
-    it does not cross inside the compared contract values, saying which route nets more in how many bands (a band
-    whose interval holds zero is told from neither side). A sentence, capitalised, without its full stop."""
-    compared = [(band, 1 if gap[1] > 0 else -1 if gap[2] < 0 else 0) for band, _, _, gap in gaps
-                if gap is not None and math.isfinite(gap[0])]
-    if len(compared) < 2:
-        return "Too few value bands compared to say where the routes' net points cross"
-    span = f"{compared[0][0].split('-')[0]}-{compared[-1][0].split('-')[-1]}"
-    sides = [(band, side) for band, side in compared if side]
-    for (band, side), (after, other) in zip(sides, sides[1:]):
-        if side != other:
-            first, second = (half, full) if side < 0 else (full, half)
-            return (f"The curve crosses zero between the {band} and {after} bands (95% intervals on either side): "
-                    f"{first} nets more below, {second} above")
-    if not sides:
-        return f"No band inside contract values {span} tells either route from the other at 95%"
-    better = full if sides[0][1] > 0 else half
-    if len(sides) == len(compared):
-        return (f"The curve does not cross zero inside contract values {span}: {better} nets more in every compared "
-                f"band (every 95% interval on its side)")
-    return (f"The curve does not cross zero inside contract values {span}: {better} nets more in {len(sides)} of "
-            f"{len(compared)} compared bands, the others' 95% intervals hold zero")
 
 
 def routes_answer(contracts, games=None) -> list[str]:
     """R8: per map, player count and contract value band, how many more net points does a contract sailed on the
     full-value route make than one on the half-value route (full minus half, as the route-gap figure draws it), and
     where does that curve cross zero (`crossing`)? Routes are named by the map the games were played on
-    (`routenames`); a band with fewer than MIN_PER_SIDE sailed contracts on either kind says so, with both counts."""
+    (`routenames`); a band with fewer than MIN_PER_SIDE sailed contracts on either kind says so, with both counts.
+    Each player count names the games behind it; the intervals are a bootstrap over those games."""
     frame = route_table(contracts)
     if frame.empty or frame.full_route.nunique() < 2:
         return []
@@ -410,24 +351,27 @@ def routes_answer(contracts, games=None) -> list[str]:
             out.append(f"**Routes{where}: not compared** — this map has only {value_words(kind)} routes "
                        f"({kind_name(g_map, kind)}).")
             continue
-        for k in sorted(on_map.players.unique()):
-            sel = on_map[on_map.players == k]
+        for _, k, sel, keys in panels(on_map, g_map):
             verdicts = []
-            gaps = band_gaps(sel)
+            gaps = band_gaps(sel, keys)
             for band, n_full, n_half, gap in gaps:
                 if gap is None:
                     verdicts.append(f"{band}: too few contracts to compare ({full} {n_full}, {half} {n_half}; "
                                     f"at least {MIN_PER_SIDE} each)")
                     continue
                 d, lo, hi = gap
-                word = full if lo > 0 else half if hi < 0 else "either (no significant difference)"
-                verdicts.append(f"{band}: {word}, {d:+.1f} [{lo:+.1f}, {hi:+.1f}]")
+                if lo > 0 or hi < 0:
+                    verdicts.append(f"{band}: {full if lo > 0 else half}, {d:+.1f} [{lo:+.1f}, {hi:+.1f}]")
+                else:
+                    verdicts.append(f"{band}: neither shown to net more, {d:+.1f} [{lo:+.1f}, {hi:+.1f}] "
+                                    f"(consistent with no difference)")
             routes = "; ".join(
                 f"{kind_title(g_map, bool(kind))}: {len(g)} contracts, {pct(g.fulfilled.mean())} fulfilled, "
                 f"{g.ransom.mean():.1f} ransom each, {g.net.mean():+.1f} net each" for kind, g in sel.groupby("full_route"))
             compared = sum(gap is not None for *_, gap in gaps)  # bands with enough contracts on both routes
-            head = (f"{k} players{where}, net points of {full} minus {half} per sailed contract, by value" if compared
-                    else f"{k} players{where}: {half} and {full} not compared, too few sailed contracts")
+            head = (f"{k} players{where} ({len(keys)} games), net points of {full} minus {half} per sailed "
+                    f"contract, by value" if compared else
+                    f"{k} players{where} ({len(keys)} games): {half} and {full} not compared, too few sailed contracts")
             verdict = crossing(gaps, full, half)
             cross = f" {verdict}." if compared >= 2 else ""
             out.append(f"**{head}** — {'; '.join(verdicts)}.{cross} Behind it: {routes}.")

@@ -42,6 +42,7 @@ MIX = "× the field's groundings per move, at the field's route mix"
 DIGITS = {"CPU s per throw decision": 3, FIELD: 2, OWN: 2, MIX: 2}
 CPU_NOTE = ("CPU s per throw decision depends on the machine and its load: a difference means something only between "
             "runs on one machine at one load.")
+POINTS_NOTE = "A − B of a measure in % (a rate) is in percentage points."
 
 
 def seat_groups(setups_a: dict[int, str], setups_b: dict[int, str]) -> list[tuple[tuple[int, ...], str, str]]:
@@ -190,4 +191,5 @@ def compare_table(result: dict, name_a: str, name_b: str) -> list[str]:
             cpu |= measure == "CPU s per throw decision" and m["games"] > 0
             lines.append(f"| {group['label'] if i == 0 else ''} | {measure} | {_number(m['a'], digits)} | "
                          f"{_number(m['b'], digits)} | {_difference(m, digits)} | {m['games']:,} |")
-    return lines + (["", CPU_NOTE] if cpu else [])
+    rates = any(measure.endswith("%") for group in result["groups"] for measure in group["measures"])
+    return lines + (["", POINTS_NOTE] if rates else []) + (["", CPU_NOTE] if cpu else [])

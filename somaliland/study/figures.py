@@ -19,10 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
+from somaliland.study.economics import band_gaps, crossing, panels
+from somaliland.study.frames import route_table, route_value, seat_kind
 from somaliland.study.routenames import kind_name, kind_title, per_map
 from somaliland.study.stats import mean_ci, wilson
 
-VALUE_BINS = (30, 40, 48, 56, 65)  # contract values (R3: 30..64) in four bands of about equal width
 OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#F0E442", "#000000")
 HATCHES = ("", "//", "..", "xx", "\\\\", "++", "oo", "--")  # a seat's or series' pattern, in order
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
@@ -47,7 +48,8 @@ def save_figure(fig, path: Path) -> None:
     pyplot().close(fig)
 
 
-def _games(frame) -> int:
+def games_in(frame) -> int:
+    """Return how many games (cell, game pairs) a table's rows come from."""
     return int(frame[["cell", "game"]].drop_duplicates().shape[0]) if len(frame) else 0
 
 
@@ -69,7 +71,7 @@ def _bars(ax, groups: list[str], series: dict[str, list[tuple[float, float, floa
     width = 0.8 / max(1, len(series))
     x = np.arange(len(groups))
     for i, (name, values) in enumerate(series.items()):
-        ax.bar(x + (i - (len(series) - 1) / 2) * width, [v[0] for v in values], width, yerr=_errors(values),
+        ax.bar(x + (i - (len(series) - 1) / 2) * width, [v[0] for v in values], width, yerr=error_lengths(values),
                capsize=2, label=name, color=(colours or OKABE_ITO)[i % len(colours or OKABE_ITO)],
                hatch=HATCHES[i % len(HATCHES)], edgecolor="k", linewidth=0.5, error_kw={"elinewidth": 1})
     ax.set_xticks(x, [_label(g) for g in groups], fontsize=8)
@@ -77,10 +79,11 @@ def _bars(ax, groups: list[str], series: dict[str, list[tuple[float, float, floa
     legend_outside(ax)
 
 
-def _errors(stats: list[tuple[float, float, float]]):
+def error_lengths(stats: list[tuple[float, float, float]]):
     """Return matplotlib's 2 x n error-bar lengths from (mean, low, high) triples (0 where unknown)."""
     lengths = np.array([[m - lo, hi - m] for m, lo, hi in stats], dtype=float).reshape(-1, 2).T
-    return np.clip(np.nan_to_num(lengths), 0.0, None)  # rounding can put an interval's end a hair past the mean
+    # rounding can put an interval's end a hair past the mean; an unbounded end draws no whisker
+    return np.clip(np.nan_to_num(lengths, nan=0.0, posinf=0.0, neginf=0.0), 0.0, None)
 
 
 def count_ci(count: int) -> tuple[float, float]:
@@ -100,7 +103,7 @@ def _means(ax, groups: list, positions) -> None:
     """Draw each group's mean with its 95% interval beside its box (a box plot shows spread, not the estimate)."""
     for x, (name, values) in zip(positions, groups):
         m, lo, hi = mean_ci(values)
-        ax.errorbar([x + 0.3], [m], yerr=_errors([(m, lo, hi)]), fmt="D", ms=4, color="k", capsize=3, zorder=5)
+        ax.errorbar([x + 0.3], [m], yerr=error_lengths([(m, lo, hi)]), fmt="D", ms=4, color="k", capsize=3, zorder=5)
 
 
 def win_rate_by(players, column: str, what: str, path: Path) -> int:
@@ -133,7 +136,7 @@ def win_rate_by(players, column: str, what: str, path: Path) -> int:
         ax.hlines(fair, i - 0.45, i + 0.45, colors="k", linestyles="dashed", linewidth=1,
                   label="fair share (1 / players)" if i == 0 else None)
     legend_outside(ax)
-    n = _games(players)
+    n = games_in(players)
     ax.set_ylabel("win rate (share of games won;\nshared wins split)")
     ax.set_title(f"Win rate by {what} - n = {n} games\n{CI_NOTE} (Wilson)", fontsize=10)
     save_figure(fig, path)
@@ -142,9 +145,7 @@ def win_rate_by(players, column: str, what: str, path: Path) -> int:
 
 def win_rate_by_skill(players, column: str, seat: int, path: Path) -> int:
     """Win rate of one seat against its swept throw skill, one line per player count and per what plays the seat
-    (its strategy and swept parameters, `answers.seat_kind`: the ladder's skill study), with 95% Wilson bands."""
-    from somaliland.study.answers import seat_kind
-
+    (its strategy and swept parameters, `frames.seat_kind`: the ladder's skill study), with 95% Wilson bands."""
     rows = players[players.seat == seat]
     if rows.empty or rows[column].nunique() < 2:
         return 0
@@ -159,7 +160,7 @@ def win_rate_by_skill(players, column: str, seat: int, path: Path) -> int:
                  for g in (group[group[column] == x] for x in xs)]
         colour = OKABE_ITO[i % len(OKABE_ITO)]
         label = f"{k} players, {kind}" if several and len(counts) > 1 else kind if several else f"{k} players"
-        ax.errorbar(xs, [s[0] for s in stats], yerr=_errors(stats), marker=MARKERS[i % len(MARKERS)], capsize=3,
+        ax.errorbar(xs, [s[0] for s in stats], yerr=error_lengths(stats), marker=MARKERS[i % len(MARKERS)], capsize=3,
                     color=colour, label=label)
         ax.fill_between(xs, [s[1] for s in stats], [s[2] for s in stats], color=colour, alpha=0.15, linewidth=0)
         if not several:
@@ -173,7 +174,7 @@ def win_rate_by_skill(players, column: str, seat: int, path: Path) -> int:
                   f"{', '.join(f'{s:g}' for s in sorted(others.unique()))})")
     ax.set_ylabel(f"seat {seat}'s win rate (share of games won)")
     ax.set_ylim(bottom=0)
-    n = _games(rows)
+    n = games_in(rows)
     ax.set_title(f"Win rate against throw skill - n = {n} games\n{CI_NOTE} (Wilson)", fontsize=10)
     legend_outside(ax)
     save_figure(fig, path)
@@ -203,7 +204,7 @@ def strategy_look(strategy: str) -> int:
 
 
 def ladder_front(players, path: Path) -> int:
-    """Issue 21: each rated strategy's win rate per seat against its groundings per move over its table's field's
+    """Each rated strategy's win rate per seat against its groundings per move over its table's field's
     (`ladder.ladder_rows`), one point per cell and strategy other than the field, with 95% intervals (Wilson; games
     resampled): what a strategy's wins cost in groundings, beside the field (ratio 1) and the fair share. A
     strategy's points are joined in cell order (a sweep's order) and named by what their cells vary; a point whose
@@ -229,7 +230,7 @@ def ladder_front(players, path: Path) -> int:
                  else f"{strategy} ({each} games)")
         if len(mine) > 1:
             ax.plot(x[:, 0], y[:, 0], color=colour, linewidth=0.8, alpha=0.5)
-        ax.errorbar(x[:, 0], y[:, 0], xerr=_errors(list(map(tuple, x))), yerr=_errors(list(map(tuple, y))),
+        ax.errorbar(x[:, 0], y[:, 0], xerr=error_lengths(list(map(tuple, x))), yerr=error_lengths(list(map(tuple, y))),
                     capsize=3, ls="", marker=marker, color=colour, label=label)
         hollow = np.isnan(x[:, 1])
         if hollow.any():
@@ -247,7 +248,7 @@ def ladder_front(players, path: Path) -> int:
         ax.axhline(1 / k, color="grey", linestyle=("dashed", "dotted", "dashdot")[j % 3], linewidth=1,
                    label=f"fair share, {k} players")
     ax.axvline(1, color="grey", linewidth=0.8, label="as often as the field")
-    ax.axvline(0.5, color="grey", linewidth=0.8, linestyle="dotted", label="half as often (issue 21's bar)")
+    ax.axvline(0.5, color="grey", linewidth=0.8, linestyle="dotted", label="half as often")
     right = max(1.1, float(np.nanmax([r["vs_field"]["ratio"][2] if math.isfinite(r["vs_field"]["ratio"][2])
                                       else r["vs_field"]["ratio"][0] for r in rows])) * 1.05)
     top = max(1 / min(r["players"] for r in rows), max(r["win"][2] for r in rows)) * 1.05
@@ -255,8 +256,8 @@ def ladder_front(players, path: Path) -> int:
     ax.set_ylim(-0.03 * top, top)
     fields = sorted({r["field"] for r in rows})
     ax.set_xlabel(f"groundings per move (R17) over the field's at its table (the field: {', '.join(fields)}; ratio)")
-    ax.set_ylabel("win rate per seat (share of games won)")
-    n = _games(players[players.cell.isin({r["cell"] for r in rows})])
+    ax.set_ylabel("win rate of its first seat (share of games won)")
+    n = games_in(players[players.cell.isin({r["cell"] for r in rows})])
     ax.set_title(f"Win rate against groundings, each strategy beside its table's field - n = {n} games in the "
                  f"cells drawn\n{CI_NOTE} (Wilson; games resampled)", fontsize=10)
     legend_outside(ax)
@@ -291,25 +292,14 @@ def scores_by_strategy(players, path: Path) -> int:
                for i, name in ((strategy_look(s), s) for s in sorted(players.strategy.unique()))]
     handles.append(plt.Line2D([], [], color="k", marker="D", ms=4, ls="", label="mean, 95% interval"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
-    n = _games(players)
+    n = games_in(players)
     ax.set_title(f"Final points by strategy - n = {n} games\nboxes: quartiles, whiskers 1.5 IQR; diamonds: mean "
                  f"with 95% interval", fontsize=10)
     save_figure(fig, path)
     return n
 
 
-def route_value(contracts):
-    """Return contracts with their value band and net points (points minus the ransoms its ships paid)."""
-    import pandas as pd
-
-    frame = contracts.copy()
-    frame["band"] = pd.cut(frame.value, VALUE_BINS, right=False,
-                           labels=[f"{a}-{b - 1 if b < 65 else 64}" for a, b in zip(VALUE_BINS, VALUE_BINS[1:])])
-    frame["net"] = frame.points - frame.ransom
-    return frame
-
-
-def _kind_look(full: bool) -> tuple[str, str]:
+def kind_look(full: bool) -> tuple[str, str]:
     """Return the colour and marker of a kind of route: Okabe-Ito vermilion and a square for full-value routes,
     blue and a circle for half-value ones (R8)."""
     return ("#D55E00", "s") if full else ("#0072B2", "o")
@@ -328,12 +318,12 @@ def routes_by_value(contracts, games, path: Path) -> int:
     plt = pyplot()
     frame = route_value(contracts)
     bands = list(frame.band.cat.categories)
-    panels = [(name, k, rows[rows.players == k], g) for name, rows, g in per_map(frame, games)
-              for k in sorted(rows.players.unique())]
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.5 * len(panels) + 2.5, 4.2), sharey=True, squeeze=False)
-    for ax, (name, k, rows, g) in zip(axes[0], panels):
+    cells = [(name, k, rows[rows.players == k], g) for name, rows, g in per_map(frame, games)
+             for k in sorted(rows.players.unique())]
+    fig, axes = plt.subplots(1, len(cells), figsize=(4.5 * len(cells) + 2.5, 4.2), sharey=True, squeeze=False)
+    for ax, (name, k, rows, g) in zip(axes[0], cells):
         for full, group in rows.groupby("full_route"):
-            colour, marker = _kind_look(bool(full))
+            colour, marker = kind_look(bool(full))
             shift = 0.06 if full else -0.06  # the two routes side by side, not on top of each other
             xs, stats, counts = [], [], []
             for i, band in enumerate(bands):
@@ -348,7 +338,7 @@ def routes_by_value(contracts, games, path: Path) -> int:
                     label=f"{kind_title(g, bool(full))}\n({len(group)} contracts)")
             for x, stat, count in zip(xs, stats, counts):
                 m, lo, hi = stat
-                ax.errorbar([x], [m], yerr=_errors([stat]), marker=marker, capsize=3, color=colour,
+                ax.errorbar([x], [m], yerr=error_lengths([stat]), marker=marker, capsize=3, color=colour,
                             mfc=colour if count >= MIN_CONTRACTS else "white")
                 ax.annotate(f"n={count}" + (f", all {m:g}" if lo == hi else ""),  # zero width: every contract alike
                             (x, hi if math.isfinite(hi) else m), textcoords="offset points", xytext=(0, 4),
@@ -356,7 +346,7 @@ def routes_by_value(contracts, games, path: Path) -> int:
         ax.set_xticks(range(len(bands)), bands)
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_xlabel("contract value (R3, points)")
-        ax.set_title(f"{f'{name}, ' if name else ''}{k} players - n = {_games(rows)} games", fontsize=9)
+        ax.set_title(f"{f'{name}, ' if name else ''}{k} players - n = {games_in(rows)} games", fontsize=9)
     axes[0][0].set_ylabel("net points per contract taken\n(points scored minus ransoms paid)")
     shown = {}
     for ax in axes[0]:  # one legend for all panels: a route missing from the last panel is still named
@@ -368,7 +358,7 @@ def routes_by_value(contracts, games, path: Path) -> int:
     fig.suptitle(f"{kind_name(games, False)} vs {kind_name(games, True)}: net points per contract, {CI_NOTE}",
                  fontsize=10)
     save_figure(fig, path)
-    return _games(frame)
+    return games_in(frame)
 
 
 def route_gap_title(games) -> str:
@@ -379,30 +369,28 @@ def route_gap_title(games) -> str:
 
 def route_gap_by_value(contracts, games, path: Path) -> int:
     """R8: the net points of a sailed contract on the full-value route minus one on the half-value route, by
-    contract value band, with Welch 95% intervals, per map and player count (`answers.band_gaps`); the title of
-    each panel says where the curve crosses zero (`answers.crossing`). A band with fewer than MIN_PER_SIDE
-    sailed contracts on either route is left out and named under the axis."""
-    from somaliland.study.answers import band_gaps, crossing, route_table
-
+    contract value band, with 95% intervals from a bootstrap over games, per map and player count
+    (`economics.band_gaps`); the title of each panel says where the curve crosses zero (`economics.crossing`) and
+    how many games it rests on. A band with fewer than MIN_PER_SIDE sailed contracts on either route is left out
+    and named under the axis."""
     frame = route_table(contracts)
     if frame.empty or frame.full_route.nunique() < 2:
         return 0
-    panels = [(name, k, rows[rows.players == k], g) for name, rows, g in per_map(frame, games)
-              for k in sorted(rows.players.unique())]
-    panels = [(name, k, rows, g, band_gaps(rows)) for name, k, rows, g in panels]
-    panels = [p for p in panels if any(gap is not None for *_, gap in p[4])]
-    if not panels:
+    shown = [(name, k, rows, g, keys, band_gaps(rows, keys)) for name, on_map, g in per_map(frame, games)
+             for _, k, rows, keys in panels(on_map, g)]
+    shown = [p for p in shown if any(gap is not None for *_, gap in p[5])]
+    if not shown:
         return 0
     plt = pyplot()
     bands = list(frame.band.cat.categories)
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.8 * len(panels) + 0.8, 4.8), sharey=True, squeeze=False,
+    fig, axes = plt.subplots(1, len(shown), figsize=(4.8 * len(shown) + 0.8, 4.8), sharey=True, squeeze=False,
                              layout="constrained")  # the titles of several lines each keep their own place
-    for ax, (name, k, rows, g, gaps) in zip(axes[0], panels):
+    for ax, (name, k, rows, g, keys, gaps) in zip(axes[0], shown):
         full, half = kind_name(g, True), kind_name(g, False)
         shown = [(i, n_full, n_half, gap) for i, (_, n_full, n_half, gap) in enumerate(gaps) if gap is not None]
         xs, stats = [i for i, *_ in shown], [gap for *_, gap in shown]
         ax.plot(xs, [s[0] for s in stats], color="k", linewidth=1.0)
-        ax.errorbar(xs, [s[0] for s in stats], yerr=_errors(stats), fmt="D", ms=5, capsize=3, color="k")
+        ax.errorbar(xs, [s[0] for s in stats], yerr=error_lengths(stats), fmt="D", ms=5, capsize=3, color="k")
         for x, n_full, n_half, (m, lo, hi) in shown:
             ax.annotate(f"n={n_full}+{n_half}", (x, hi if math.isfinite(hi) else m), textcoords="offset points",
                         xytext=(0, 4), ha="center", fontsize=6)
@@ -413,17 +401,17 @@ def route_gap_by_value(contracts, games, path: Path) -> int:
         ax.set_xlabel("contract value (R3, points)" + (f"\nnot compared, too few contracts: {', '.join(missing)}"
                                                       if missing else ""))
         verdict = crossing(gaps, full, half)
-        ax.set_title(f"{f'{name}, ' if name else ''}{k} players - n = {_games(rows)} games\n"
+        ax.set_title(f"{f'{name}, ' if name else ''}{k} players - n = {len(keys)} games\n"
                      + textwrap.fill(verdict, 64), fontsize=8)
     ax0 = axes[0][0]
     ax0.set_ylabel(f"{kind_name(games, True)} minus {kind_name(games, False)}\n"
                    f"(net points per sailed contract: points minus ransoms)")
     top, bottom = ax0.get_ylim()[1], ax0.get_ylim()[0]
     ax0.set_ylim(min(bottom, 0.0) - 1.0, max(top, 0.0) + 1.0)  # zero, where the routes pay alike, always shown
-    fig.suptitle(f"{route_gap_title(games)}\ndiamonds: difference of means, whiskers: 95% interval; "
-                 f"n = sailed contracts on the full-value + half-value route", fontsize=9)
+    fig.suptitle(f"{route_gap_title(games)}\ndiamonds: difference of means, whiskers: 95% interval (bootstrap over "
+                 f"games); n = sailed contracts on the full-value + half-value route", fontsize=9)
     save_figure(fig, path)
-    return _games(frame)
+    return games_in(frame)
 
 
 def captures_by_position(captures, games, path: Path) -> int:
@@ -436,7 +424,7 @@ def captures_by_position(captures, games, path: Path) -> int:
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2))
     for full, group in captures.groupby("full_route"):
         label = kind_title(games, bool(full))
-        colour, marker = _kind_look(bool(full))
+        colour, marker = kind_look(bool(full))
         counts, _ = np.histogram(group.progress.dropna().clip(0, 1), bins=bins)
         left.stairs(counts, bins, linewidth=1.5, color=colour, label=f"{label}\n({len(group)} captures)")
         limits = np.array([count_ci(int(c)) for c in counts])
@@ -448,7 +436,7 @@ def captures_by_position(captures, games, path: Path) -> int:
             if len(sel):
                 xs.append((lo + hi) / 2)
                 stats.append(mean_ci(sel.ransom))
-        right.errorbar(xs, [s[0] for s in stats], yerr=_errors(stats), marker=marker, capsize=3, color=colour,
+        right.errorbar(xs, [s[0] for s in stats], yerr=error_lengths(stats), marker=marker, capsize=3, color=colour,
                        label=label)
     left.set_xlabel("progress along the route at capture (0 start, 1 destination)")
     left.set_ylabel("captures (count per tenth of the route)")
@@ -476,7 +464,7 @@ def accidents(players, path: Path) -> int:
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(cells) + 3), 4))
     _bars(ax, [label for _, label in cells], series)
     ax.set_ylabel("accidents per player per game (count)")
-    n = _games(players)
+    n = games_in(players)
     ax.set_title(f"Sinkings, groundings and captures - n = {n} games\n{CI_NOTE}", fontsize=10)
     save_figure(fig, path)
     return n

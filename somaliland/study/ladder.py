@@ -1,10 +1,11 @@
-"""The ladder: each strategy and strength at a study's tables rated with 95% intervals (issue 21).
+"""The ladder: each strategy and strength at a study's tables rated with 95% intervals.
 
 One row per cell and strategy at its table (the seats playing it, e.g. one `search` seat against three `ev`
-seats): win rate per seat, points per game, groundings per move (throws aground per throw, R17), fulfilment
+seats): the win rate of its first seat (pooled over all its seats, a strategy holding the whole table would win
+its fair share by definition), points per game per seat, groundings per move (throws aground per throw, R17), fulfilment
 (contracts fulfilled per contract taken, R9) and CPU seconds per throw decision; beside the groundings, their
 ratio to the table's field's (the strategy with the most seats there, as played: `ratio_to_field`, the form of
-issue 21's bar, "at most half of ev's"). Games are the independent
+the search's bar, "at most half of ev's"). Games are the independent
 units: a rate over several seats of one game, or a ratio of per-game totals, takes its interval over games
 (`stats.ratio_ci`, the ratio estimator; a share of counted items, `stats.share_ci`, never narrower than Wilson's
 on the pooled counts and within [0, 1]); a single seat's win rate takes Wilson's.
@@ -20,8 +21,8 @@ standardisation: its own rate on each kind of route weighted by the field's shar
 its pushed groundings), against the field's own groundings per move, with a 95% interval from resampling games
 (`BOOTSTRAP`, a fixed seed). Only the kind of route is standardised: its launches, its seat and the ships that
 push it are as they were. They need the players-table columns `throws_full`, `launches`, `aground_thrown`,
-`aground_thrown_full` and `aground_launch` (games played since 2026-11-28; older games are left out and the table says how many
-games it rests on).
+`aground_thrown_full` and `aground_launch` (games played before they were recorded are left out and the table
+says how many games it rests on).
 """
 
 from __future__ import annotations
@@ -101,10 +102,13 @@ def ladder_rows(players) -> list[dict]:
         for strategy, (seats, per_game) in by_strategy.items():
             k = len(seats) / games  # seats of this strategy at each table
             timed = seats.dropna(subset=[TIMED]).groupby("game")[[TIMED, "throws"]].sum()  # not untimed games as 0 s
-            share = float(per_game.win_share.sum()) / (games * k)
+            # a win rate per seat is its first seat's: pooled over every seat of a strategy that holds the whole
+            # table it would be the fair share by definition
+            first = int(seats.seat.min())
+            share = float(seats[seats.seat == first].win_share.sum()) / games
             lo, hi = wilson(share * games, games)
             rows.append({"cell": int(cell), "label": label, "strategy": strategy, "seats": k, "games": games,
-                         "players": int(seats.players.iloc[0]), "win": (share, lo, hi),
+                         "players": int(seats.players.iloc[0]), "win": (share, lo, hi), "first_seat": first,
                          "points": mean_ci(per_game.points / k),
                          "aground": share_ci(per_game.groundings, per_game.throws),
                          "fulfilled": share_ci(per_game.fulfilled, per_game.taken),
@@ -120,19 +124,34 @@ def ladder_table(players) -> list[str]:
     if not rated(players):
         return []
     rows = sorted(ladder_rows(players), key=lambda r: (r["cell"], -r["win"][0], r["strategy"]))
-    lines = ["| cell | strategy | seats | games | win rate per seat % (fair) | points per game | groundings per move "
-             "% | × the field's | fulfilment % | CPU s per throw decision |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| cell | strategy | seats | games | win rate of its first seat % (fair) | points per game per seat | "
+             "groundings per move % | × the field's | fulfilment % | CPU s per throw decision |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    notes: list[str] = []
     for r in rows:
         fair = 100 / r["players"]
         ratio = r["vs_field"]["ratio"] if r["vs_field"] else None
-        vs = ("– (the field)" if r["field"] == r["strategy"] else f"– ({NO_FIELD})" if r["field"] is None
-              else f"– ({r['vs_field']['why']})" if r["vs_field"]["why"]
+        vs = ("– (the field)" if r["field"] == r["strategy"] else footnote(notes, NO_FIELD) if r["field"] is None
+              else footnote(notes, r["vs_field"]["why"]) if r["vs_field"]["why"]
               else f"{_ci(*ratio, digits=2)}×" + (" (too few games for an interval)" if math.isnan(ratio[1]) else ""))
+        seat = f", seat {r['first_seat']}" if r["seats"] > 1 else ""
         lines.append(f"| {r['label']} | {r['strategy']} | {r['seats']:g} | {r['games']} | "
-                     f"{_ci(*r['win'], scale=100)} ({fair:.0f}) | {_ci(*r['points'])} | "
+                     f"{_ci(*r['win'], scale=100)} ({fair:.0f}{seat}) | {_ci(*r['points'])} | "
                      f"{_ci(*r['aground'], scale=100)} | {vs} | {_ci(*r['fulfilled'], scale=100)} | "
                      f"{_ci(*r['cpu'], digits=3)} |")
-    return lines
+    return lines + footnotes(notes)
+
+
+def footnote(notes: list[str], text: str) -> str:
+    """Return a table cell that points to a note ("– (a)"), the note kept once in `notes` for `footnotes`."""
+    if text not in notes:
+        notes.append(text)
+    return f"– ({chr(ord('a') + notes.index(text))})"
+
+
+def footnotes(notes: list[str]) -> list[str]:
+    """Return the lines under a table that say what its notes mean, each once."""
+    return ["", *(f"({chr(ord('a') + i)}) {text}." for i, text in enumerate(notes))] if notes else []
 
 
 SPLIT = ("throws_full", "launches", "aground_thrown", "aground_thrown_full", "aground_launch")  # `aground_table`'s
@@ -232,24 +251,25 @@ def aground_table(players, games=None) -> list[str]:
              "pushed aground by any throw, per own throw % | "
              "groundings per move at the field's route mix % (× the field's) |",
              "|---|---|---|---|---|---|---|---|---|---|"]
+    notes: list[str] = []
     for r in sorted(rows, key=lambda r: (r["cell"], r["strategy"])):
         own = _ci(*r["own"][0], scale=100)
         if r["own_vs_field"] is not None:
             ratio, why = r["own_vs_field"]["ratio"], r["own_vs_field"]["why"]
-            own += f" ({why})" if why else f" ({_ci(*ratio, digits=2)}×)"
+            own += f" {footnote(notes, why).removeprefix('– ')}" if why else f" ({_ci(*ratio, digits=2)}×)"
         cells = " | ".join([own, *(f"{_ci(*r[k][0], scale=100)} ({r[k][1]:,})"
                                    for k in ("full", "half", "launch", "other"))])
         mix = r["at_field_mix"]
         if mix is None:
-            mix = "– (the field)" if r["field"] == r["strategy"] else f"– ({NO_FIELD})"
+            mix = "– (the field)" if r["field"] == r["strategy"] else footnote(notes, NO_FIELD)
         elif mix["games"] == 0:
-            mix = "– (no game with the field)"
+            mix = footnote(notes, "no game with the field")
         elif math.isnan(mix["rate"][0]):
-            mix = "– (no throws on a kind of route the field sails)"
+            mix = footnote(notes, "no throws on a kind of route the field sails")
         else:
             ratio = "no ratio: the field never ran aground" if math.isnan(mix["ratio"][0]) else \
                 f"{_ci(*mix['ratio'], digits=2)}×"
             mix = f"{_ci(*mix['rate'], scale=100)} ({ratio}; {mix['games']} games)"
         lines.append(f"| {r['label']} | {r['strategy']} | {r['games']} | {cells} | {_ci(*r['pushed'][0], scale=100)} "
                      f"| {mix} |")
-    return lines
+    return lines + footnotes(notes)

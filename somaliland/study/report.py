@@ -1,7 +1,8 @@
-"""A study's Markdown report: conclusions first (with their confidence), the balance measures, the figures.
+"""A study's Markdown report: the code that played it, the answer and conclusions first (with their confidence),
+the sections on the routes' economics (`sections`), the ladder, the balance measures, the other figures.
 
 Everything is computed from the results folder; the figures go in a `figures/` folder beside the report.
-Intervals are 95%; "significant" means p < 0.05 two-sided, with no correction across cells (said so).
+Intervals are 95% over games; "significant" means p < 0.05 two-sided, with no correction across cells (said so).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from somaliland.study import figures
+from somaliland.study import economics_figures, figures, sections
 from somaliland.study.answers import answers, by_seat, identical_seats, skill_columns, too_few_for_chi2
 from somaliland.study.answers import pct as _pct
 from somaliland.study.ladder import aground_table, ladder_table
@@ -25,16 +26,16 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
     """
     results, output = Path(results), Path(output)
     study, manifest = study_of(results, maps=False)  # a report opens no map: a copied folder reads too
-    t = {name: read_table(results, name) for name in ("players", "contracts", "captures", "games", "errors")}
+    t = {name: read_table(results, name) for name in ("players", "contracts", "captures", "raids", "games", "errors")}
     games, players = t["games"], t["players"]
     figdir = output.parent / "figures"
-    drawn: list[tuple[str, Path, int, str]] = []
+    drawn: dict[str, tuple[str, Path, int, str]] = {}  # file stem -> (title, path, games, note)
 
     def draw(title_: str, name: str, fn, *args, note: str = "") -> None:
         path = figdir / f"{name}.png"
         n = fn(*args, path)
         if n:
-            drawn.append((title_, path, n, note))
+            drawn[name] = (title_, path, n, note)
 
     cells = _balances(players, games)
     draw("Win rate by turn order (first-player advantage)", "win_rate_by_order", figures.win_rate_by, players,
@@ -47,23 +48,41 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
              players, column, seat)
     draw("Score distributions by strategy", "scores_by_strategy", figures.scores_by_strategy, players)
     draw("Win rate against groundings (the ladder)", "ladder_front", figures.ladder_front, players,
-         note="Each strategy other than its table's field (the strategy with the most seats there): its win rate per "
-              "seat against its groundings per move over the field's, both as played (the Ladder section's "
-              "columns). Left of 1 it runs aground less often than the field, above the fair share it wins more.")
+         note="Each strategy other than its table's field (the strategy with the most seats there): the win rate of "
+              "its first seat against its groundings per move over the field's, both as played (the Ladder "
+              "section's columns). Left of 1 it runs aground less often than the field, above the fair share it "
+              "wins more.")
     draw(figures.routes_title(games), "routes_by_value", figures.routes_by_value, t["contracts"], games,
          note="Net points = points scored by the contract minus the ransoms its ships paid; a contract that fails "
               "scores 0. Routes are named by the map the games were played on.")
     draw(figures.route_gap_title(games), "route_gap_by_value", figures.route_gap_by_value, t["contracts"], games,
          note="The difference of the routes' net points per sailed contract (a contract one of whose ships was "
               "sent), full-value route minus half-value route, in each contract value band (R8): above zero the "
-              "full-value route pays more net of ransoms. The answer above gives the same numbers.")
+              "full-value route pays more net of ransoms.")
+    draw("Risk and reward by route and contract value", "route_risk", economics_figures.route_risk_figure,
+         t["contracts"], players, games)
+    draw("The pirates against traffic", "traffic", economics_figures.traffic_figure, t["raids"], games)
+    draw("Spare displacement by route and contract value", "spare_displacement", economics_figures.spare_figure,
+         t["contracts"], games)
+    draw("Why contracts fail", "failures", economics_figures.failures_figure, t["contracts"], games)
     draw("Capture and ransom economics by route position", "captures_by_position", figures.captures_by_position,
          t["captures"], games)
     draw("Sinkings and groundings", "accidents", figures.accidents, players)
     draw("Game length in throws", "game_length", figures.game_length, games)
+    shown: set[str] = set()
+
+    def figure(name: str, title_: str) -> str:
+        """Return the Markdown of a drawn figure, told where a section shows it (and no more under Figures)."""
+        if name not in drawn:
+            return ""
+        shown.add(name)
+        _, path, n, note = drawn[name]
+        return (f"![{title_}]({path.relative_to(output.parent).as_posix()})\n\n*Rests on {n} games.*"
+                + (f" {note}" if note else "") + "\n")
 
     lines = [f"# {title or f'Study {study.name}: report'}", ""]
     lines += _coverage(study, results, games, t["errors"])
+    lines += _code(games, manifest)
     if study.question:
         lines += [f"**Question.** {study.question}", ""]
     answer = answers(t)
@@ -71,15 +90,20 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
         lines += ["## Answer", "", *[f"- {a}" for a in answer], ""]
     lines += ["## Conclusions", ""]
     lines += [f"- {c}" for c in _conclusions(study, t, cells)]
-    lines += ["", "Confidence: intervals are 95% (Wilson for win rates, normal for means); *significant* means "
-              "p < 0.05, two-sided, uncorrected for the number of cells compared.", ""]
+    lines += ["", "Confidence: intervals are 95% over games (Wilson for win rates, normal for means, a bootstrap "
+              "over games for the route sections); *significant* means p < 0.05, two-sided, uncorrected for the "
+              "number of cells compared; a difference of two rates is given in percentage points.", ""]
+    for section in (sections.risk_section, sections.gaps_section, sections.traffic_section, sections.spare_section,
+                    sections.failure_section):
+        lines += section(t, figure)
     ladder = ladder_table(players)
     if ladder:
         lines += ["## Ladder", "", "Each strategy at each table (cell), rated with 95% intervals over games "
-                  "(somaliland/study/ladder.py); \"× the field's\" is its groundings per move over those of its table's "
-                  "field (the strategy with the most seats there), both as played, the interval from resampling "
-                  "games (issue 21 asks the search for at most 0.5×, half the field's); the CPU per throw decision is "
-                  "the seat's own deciding.", "",
+                  "(somaliland/study/ladder.py). The win rate is that of the strategy's first seat (a strategy "
+                  "holding every seat would win its fair share by definition); \"× the field's\" is its groundings "
+                  "per move over those of its table's field (the strategy with the most seats there), both as "
+                  "played, the interval from resampling games; the CPU per throw decision is the seat's own "
+                  "deciding.", "",
                   *ladder, ""]
         split = aground_table(players, games)
         if split:
@@ -93,19 +117,40 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
                       "move had it sailed as its table's field (the strategy with the most seats there) did, its "
                       "own rate on each kind of route weighted by the field's share of throws there, plus its "
                       "pushed groundings, and the ratio to the field's groundings per move (95% interval from "
-                      "resampling games). They rest on the games played since the columns existed (2026-11-28).",
+                      "resampling games). Games recorded before these columns are left out.",
                       "",
                       *split, ""]
     lines += ["## Balance measures", "", *_balance_table(cells), ""]
-    lines += ["## Figures", ""]
-    for title_, path, n, note in drawn:
+    rest = [name for name in drawn if name not in shown]
+    if rest:
+        lines += ["## Figures", ""]
+    for name in rest:
+        title_, path, n, note = drawn[name]
         rel = path.relative_to(output.parent)
         lines += [f"### {title_}", "", f"![{title_}]({rel.as_posix()})", "",
                   f"*Rests on {n} games.*{' ' + note if note else ''}", ""]
     lines += _run_section(study, results, manifest, games, t["errors"])
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return [p for _, p, _, _ in drawn]
+    return [p for _, p, _, _ in drawn.values()]
+
+
+def _code(games, manifest: dict) -> list[str]:
+    """Name the code version(s) that played the games: the source hash of somaliland/ and physics/ each game
+    records, with its games, or what the manifest recorded for results whose games did not."""
+    if "code" in games and games.code.notna().any():
+        counts = games.code.dropna().value_counts()
+        said = ", ".join(f"`{code}` ({n} games)" for code, n in counts.items())
+        missing = int(games.code.isna().sum())
+        more = f"; {missing} games recorded none" if missing else ""
+    elif manifest.get("code"):
+        said, more = ", ".join(f"`{code}` ({n} games)" for code, n in manifest["code"].items()), ""
+    else:
+        return ["Played by a code version these results did not record.", ""]
+    word = "version" if "," not in said else "versions"
+    kept = "; the results folder's manifest.json records it too" if manifest.get("code") else ""
+    return [f"Played by code {word} {said}{more} (a hash of the simulator's source, somaliland/ and physics/, "
+            f"that each game recorded{kept}).", ""]
 
 
 def _coverage(study, results: Path, games, errors) -> list[str]:
@@ -255,7 +300,7 @@ def _run_section(study, results: Path, manifest: dict, games, errors) -> list[st
              f"Replay any game (full record, checked against the stored result): "
              f"`somaliland study replay {results} --cell C --game G --record game.jsonl`.", "",
              "Open the results in pandas: `somaliland.study.read_table(\"" + str(results) + "\", \"players\")` "
-             "(also `contracts`, `captures`, `games`, `errors`; it reads every chunk, journal included, and keeps "
+             "(also `contracts`, `captures`, `raids`, `games`, `errors`; it reads every chunk, journal included, and keeps "
              "columns that only later chunks have).", ""]
     if not games.empty:
         lines += [f"CPU per game: median {games.cpu_s.median():.2f} s, mean {games.cpu_s.mean():.2f} s (a worker's first "

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -178,9 +179,41 @@ def bootstrap_ci(stat: Callable[[np.ndarray], np.ndarray], n: int, *, resamples:
     value = float(stat(np.ones((1, n)))[0])
     if not math.isfinite(value):
         return (math.nan, math.nan, math.nan)
-    weights = make_rng(seed).multinomial(n, [1 / n] * n, size=resamples).astype(float)
-    draws = stat(weights)
+    draws = stat(resample_weights(n, resamples, seed))
     if np.mean(~np.isfinite(draws)) > undefined_share:
         return (value, -math.inf, math.inf)
     low, high = np.nanpercentile(draws, [2.5, 97.5])
     return (value, float(low), float(high))
+
+
+@lru_cache(maxsize=8)
+def resample_weights(n: int, resamples: int, seed: int) -> np.ndarray:
+    """Return bootstrap weights of n games (resamples x games: how often each game was drawn), seeded; read-only and
+    kept, since a report draws many intervals over the same games."""
+    weights = make_rng(seed).multinomial(n, [1 / n] * n, size=resamples).astype(float)
+    weights.flags.writeable = False
+    return weights
+
+
+def game_totals(frame, games, columns: dict[str, object]) -> np.ndarray:
+    """Return per-game sums of some columns of a table's rows (games x columns, in the order of `games`, a
+    (cell, game) MultiIndex; 0 for a game without rows): the units a bootstrap over games resamples.
+
+    `columns` maps a name to a Series (or array) aligned with `frame`'s rows.
+    """
+    import pandas as pd
+
+    if len(frame) == 0:
+        return np.zeros((len(games), len(columns)))
+    keys = pd.MultiIndex.from_frame(frame[["cell", "game"]])
+    data = pd.DataFrame({name: np.asarray(values, dtype=float) for name, values in columns.items()}, index=keys)
+    return data.groupby(level=[0, 1]).sum().reindex(games, fill_value=0.0).to_numpy(dtype=float)
+
+
+def totals_ci(totals: np.ndarray, stat: Callable[[np.ndarray], np.ndarray], *, resamples: int, seed: int,
+              undefined_share: float) -> tuple[float, float, float]:
+    """Return (value, low, high): a statistic of summed per-game totals (`game_totals`) on all games, and its
+    percentile 95% interval over resamples of the games (`bootstrap_ci`). `stat` maps summed totals (rows x
+    columns) to one value per row."""
+    return bootstrap_ci(lambda w: stat(w @ totals), len(totals), resamples=resamples, seed=seed,
+                        undefined_share=undefined_share)

@@ -1,11 +1,12 @@
 """A study's results folder: Parquet chunks that are complete or absent, and a journal of finished games.
 
 Layout of DIR:
-    study.toml, manifest.json   the study as run and what identifies it (fingerprint, seed scheme)
+    study.toml, manifest.json   the study as run and what identifies it (fingerprint, seed scheme), and the code
+                                versions that played its games ({version: games}, `code`)
     journal.jsonl               finished games not yet in a chunk: one JSON line each, flushed and fsynced
     chunks/NNNNNN.json          a chunk's commit mark: the (cell, game, seed, ok) it holds and each of its
                                 Parquet files' sha256 and size (marks written before the digests lack them)
-    players/ contracts/ captures/ games/ errors/   part-NNNNNN.parquet, one per chunk that has rows
+    players/ contracts/ captures/ raids/ games/ errors/   part-NNNNNN.parquet, one per chunk that has rows
     .staging/                   files being written; renamed into place when closed
     .lock                       locked (lockf) by the one `study run` writing the folder
     damaged/NNNNNN/             chunks a run found damaged and set aside (their games were played again)
@@ -249,6 +250,19 @@ class ResultStore:
         (self.out / "chunks").mkdir(exist_ok=True)
         mark = {"games": [[o.cell, o.game, o.seed, o.ok] for o in self.buffer], "files": files}
         _atomic_text(self.out / "chunks" / f"{name}.json", json.dumps(mark), staging)
+        self._record_code(staging)
+
+    def _record_code(self, staging: Path) -> None:
+        """Add the buffered games' code versions to the manifest's `code` ({version: games}): which code played the
+        results, kept beside them (each game's row says it too)."""
+        played = [row.get("code") for o in self.buffer for row in o.tables.get("games", [])]
+        if not any(played):
+            return
+        manifest = read_manifest(self.out)
+        code = dict(manifest.get("code") or {})
+        for version in filter(None, played):
+            code[version] = code.get(version, 0) + 1
+        _atomic_text(self.out / MANIFEST, json.dumps({**manifest, "code": code}, indent=1), staging)
 
     def close(self) -> None:
         """Flush what is buffered, close the journal and release the folder."""

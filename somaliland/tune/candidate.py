@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from somaliland.tune.paths import get, is_number, number_slots, put, tidy
+from somaliland.tune.knobs import apply_knob
 from somaliland.tune.shapes import ShapeError
-from somaliland.tune.shapes import apply as apply_shape
-from somaliland.tune.spec import Knob, Tuning
+from somaliland.tune.spec import Tuning
 
 MAP_FILE, RULES_FILE = "map.toml", "rules.toml"
 
@@ -43,41 +42,6 @@ def base_documents(tuning: Tuning) -> dict[str, Any]:
     rules = tomlkit.parse(tuning.rules_text)
     rules.update(tuning.rules_overrides)
     return {"map": tomlkit.parse(tuning.map_text), "rules": rules}
-
-
-def apply_knob(knob: Knob, docs: dict[str, Any], values: dict[str, Any]) -> None:
-    """Set one knob's parameter values into the documents, in place.
-
-    Raises:
-        ShapeError: a geometric operation leaves no feature (see `shapes.apply`).
-    """
-    doc = docs[knob.path.file]
-    if knob.action == "choose":
-        label = values[knob.params[0][1].name]
-        labels = knob.params[0][1].choices
-        put(doc, knob.path, knob.choices[labels.index(label)])
-    elif knob.action == "set":
-        value = values[knob.params[0][1].name]
-        put(doc, knob.path, int(value) if knob.integer else tidy(value))
-    elif knob.action in ("add", "factor"):
-        amount = values[knob.params[0][1].name]
-        node = get(doc, knob.path)
-        if is_number(node):
-            put(doc, knob.path, _moved(node, amount, knob.action))
-        for container, key in [] if is_number(node) else list(number_slots(node)):
-            container[key] = _moved(container[key], amount, knob.action)
-    else:
-        node = get(doc, knob.path)
-        board = doc.get("board", {})
-        size = (float(board["width"]), float(board["depth"])) if "width" in board and "depth" in board else None
-        for axis, param in knob.params:
-            apply_shape(node, knob.action, values[param.name], knob.about, knob.heading, axis, size)
-
-
-def _moved(old: float, amount: float, action: str) -> float:
-    """Return a number after `add` or `factor`; an integer stays an integer (rounded)."""
-    new = old + amount if action == "add" else old * amount
-    return round(new) if isinstance(old, int) else tidy(new)
 
 
 def build(tuning: Tuning, values: dict[str, Any], folder: Path) -> Candidate:

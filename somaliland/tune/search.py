@@ -30,7 +30,8 @@ from optuna.samplers import BaseSampler
 from somaliland.tune.candidate import Candidate, build
 from somaliland.tune.measures import Estimate
 from somaliland.tune.racing import Scored, best, front, safest, steering, surely_beaten
-from somaliland.tune.spec import Param, Tuning
+from somaliland.tune.knobs import Param
+from somaliland.tune.spec import Tuning
 
 STUDY_NAME = "tune"
 

@@ -25,8 +25,9 @@ from somaliland.rules.config import DEFAULT_RULES_FILE, load_rules, rules_from_d
 from somaliland.rules.errors import RulesConfigError
 from somaliland.study.errors import StudyError
 from somaliland.study.spec import read_utf8
+from somaliland.tune.knobs import Knob, Param, apply_knob
 from somaliland.tune.measures import FILTERS, MEASURES
-from somaliland.tune.paths import KnobPath, PathError, get, is_number, number_slots, parse_path, walk
+from somaliland.tune.paths import KnobPath, PathError, is_number, number_slots, parse_path, walk
 from somaliland.tune.shapes import OPS, is_point, points
 
 TOP_KEYS = ("name", "question", "map", "rules_file", "master_seed", "policy_factory", "rules", "seats", "seat",
@@ -39,48 +40,6 @@ SAMPLERS = ("tpe", "nsga2")
 GOAL_WORDS = {"minimise": "minimise", "minimize": "minimise", "maximise": "maximise", "maximize": "maximise"}
 UNDEFINED_LOSS = 1e9  # the loss of a measure the games cannot estimate (e.g. no contract sailed a route)
 VALIDATION_KEY = 2 ** 32 - 1  # spawn key of the fresh validation seeds, apart from the search's (cell 0)
-
-
-@dataclass(frozen=True, slots=True)
-class Param:
-    """One parameter the search sets: a numeric range (integer or not, stepped, log-scaled) or choices."""
-
-    name: str
-    low: float = 0.0
-    high: float = 0.0
-    integer: bool = False
-    step: float | None = None
-    log: bool = False
-    choices: tuple[Any, ...] = ()
-
-    def distribution(self):
-        """Return the Optuna distribution of this parameter."""
-        from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
-
-        if self.choices:
-            return CategoricalDistribution(self.choices)
-        if self.integer:
-            return IntDistribution(int(self.low), int(self.high), log=self.log, step=int(self.step or 1))
-        return FloatDistribution(self.low, self.high, log=self.log, step=self.step)
-
-
-@dataclass(frozen=True, slots=True)
-class Knob:
-    """A value of the map or rules file the search turns, or a geometric operation on a map feature.
-
-    `action` is set (the value is the parameter), add or factor (every number under the path is moved
-    or scaled by it), choose (the parameter picks one of `choices`), or a geometric op of `shapes.OPS`.
-    """
-
-    name: str
-    where: str  # its place in the tuning file, e.g. knob[2]
-    path: KnobPath
-    action: str
-    params: tuple[tuple[str, Param], ...]  # (axis: "", "dx" or "dy"; parameter)
-    integer: bool = False  # the numbers it writes are integers
-    choices: tuple[Any, ...] = ()  # the values a `choose` knob writes, by the parameter's choice
-    heading: float | None = None  # degrees: a move by distance goes this way
-    about: tuple[float, float] | None = None  # the centre of a scale or rotate
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,8 +379,6 @@ def _value_knob(source: str, where: str, table: dict[str, Any], docs: dict[str, 
         integer = all(isinstance(v, int) for v in slots)
     param = _param(source, where, name, table, action, integer and action != "factor")
     if path.file == "rules":  # the range's ends must make rules the loader takes
-        from somaliland.tune.candidate import apply_knob
-
         for end in (param.low, param.high):
             trial = copy.deepcopy(docs["rules"])
             knob = Knob(name, where, path, {"range": "set"}.get(action, action), (("", param),), integer)
