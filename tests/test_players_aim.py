@@ -181,3 +181,27 @@ def test_leaving_the_board_keeps_no_progress_when_the_ship_goes_back_where_it_st
         s = sizing_up(Table(at_sea(0.62, 0.30), world(), cfg, 0), "red-24", SHORT, prior_odds(SHORT))
         worth[rule] = float(score_landings(s, ahead, AimWeights())[0])
     assert worth["nearest_sea"] > worth["move_start"]  # put back beside the lane 10 cm on, or where it began
+
+
+@pytest.mark.parametrize("lever, expected", [({}, 4.0), ({"ransom": "fixed", "ransom_fixed": 7}, 7.0),
+                                             ({"ransom": "share", "ransom_share_percent": 25}, 10.0)])
+def test_L1_the_aim_prices_a_capture_at_the_ransom_in_force(lever, expected):
+    from somaliland.players.aim import prior_odds, sizing_up
+
+    table = Table(at_sea(0.62, 0.30), world(), config(**lever), 0)  # red-24 (4 pips a face) carrying 40 North
+    assert sizing_up(table, "red-24", SHORT, prior_odds(SHORT)).ransom_pips == expected
+
+
+def test_D19_the_aim_prices_a_throw_across_land_as_aground_where_it_meets_the_coast():
+    from somaliland.players.aim import prior_odds, sizing_up
+    from somaliland.players.hazards import run_aground
+
+    cfg = config()  # grounding_on = "path"
+    s = sizing_up(Table(at_sea(0.20, 0.45), world(), cfg, 0), "red-24", SHORT, prior_odds(SHORT))
+    ends = np.array([[0.55, 0.45], [0.20, 0.60]])  # east across the land block (x 0.25-0.50); north along the sea
+    aground, rests = run_aground(s, ends)
+    assert aground.tolist() == [True, False]
+    assert rests[0][0] < 0.25 and rests[1].tolist() == [0.20, 0.60]  # set down back on the sea side of the coast
+    rest_only = sizing_up(Table(at_sea(0.20, 0.45), world(), config(grounding_on="rest"), 0), "red-24", SHORT,
+                          prior_odds(SHORT))
+    assert rest_only.coast is None  # D11 alone: only the rest counts

@@ -30,7 +30,7 @@ from somaliland.players.policy import Table
 from somaliland.rules.accidents import replacement_area
 from somaliland.rules.landfall import grounding_land
 from somaliland.rules.moves import launch_pose, moves_left, start_pose
-from somaliland.rules.pirates import targetable, targets_route
+from somaliland.rules.pirates import ransom_for, targetable, targets_route
 from somaliland.rules.state import ShipState, Status
 
 PATH_SAMPLES = 8  # points checked along each straight path for land
@@ -84,7 +84,7 @@ class Surroundings:
     clearance: float  # centre distance below which two dice may touch
     ports: np.ndarray  # (p, 2) pirate ports
     rival_distance: float  # the nearest eligible other ship's distance to a port (inf if none)
-    ransom_pips: float  # the pips a capture would cost (the top face now)
+    ransom_pips: float  # what a capture would cost (the top face now, R13; or as L1 says)
     aground_ignored: bool  # D8: pirates ignore ships aground
     arrived_ignored: bool  # D8: pirates ignore ships that have arrived
     odds: LegOdds  # the leg's measured stride and hit
@@ -133,6 +133,8 @@ def surroundings(table: Table, ship: ShipState, reach: float, odds: LegOdds) -> 
               if s.id != ship.id and targetable(s, world, config) for p in ports]
     faces = ship.spec.faces
     pips = ship.top_value() if ship.pose is not None else faces[4]
+    if config.ransom != "top_face":  # L1: a fixed sum, or a share of the contract's value
+        pips = ransom_for(ship, state, config)
     start = float(route.progress_along(direction, np.array([origin]))[0])  # type: ignore[union-attr]
     window, window_from = leg_window(route, direction, start, reach + BEHIND)  # type: ignore[arg-type]
     return Surroundings(origin, route, direction, zone, land, world.width, world.depth,  # type: ignore[arg-type]
