@@ -27,6 +27,7 @@ MiB = 1 << 20
 # what would exhaust a machine.
 LIMITS = {
     "map": 4 * MiB,
+    "drawing": 16 * MiB,  # an SVG a map is imported from
     "rules file": 1 * MiB,
     "study file": 1 * MiB,
     "tuning file": 1 * MiB,
