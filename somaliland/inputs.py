@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -139,8 +140,6 @@ def load_toml(text: str, source: str) -> dict[str, Any]:
         LimitError: nested too deep (names the line, or the key path of a dotted key).
         tomllib.TOMLDecodeError: not TOML.
     """
-    import tomllib
-
     check_nesting(text, source, "toml")
     doc = tomllib.loads(text)
     check_depth(doc, source)

@@ -98,7 +98,7 @@ def setup_from_header(head: Header, path: str) -> GameSetup:
         return GameSetup(seed=head.seed, seats=seats, rules=rules_from_json(head.rules),
                          map_path=Path(head.map["file"]), record_paths=head.record_paths,
                          physics=SimSettings(**head.physics))
-    except (KeyError, TypeError, ValueError) as error:
+    except (KeyError, TypeError, ValueError, UsageError) as error:  # UsageError: seats not the rules' players
         raise RecordError(path, 1, f"the header does not describe a game: {error}") from None
 
 
