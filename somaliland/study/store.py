@@ -313,13 +313,14 @@ def _refuse_foreign(out: Path, study: Study) -> None:
     Raises:
         StudyError: the folder holds other files (names a few of them).
     """
-    if not out.is_dir() or _holds_results(out) or _kept_study_matches(out, study):
+    if not out.is_dir() or _holds_results(out):
         return
     try:
         read_manifest(out)
         return
     except StudyError:
-        pass
+        if _kept_study_matches(out, study):
+            return
     others = other_files(out, (".lock", ".staging"))
     if others:
         raise StudyError(str(out), "--out", "a new or empty folder, or a results folder of `study run` (with its "
