@@ -87,12 +87,13 @@ def mutate(text: str, rng: random.Random) -> bytes:
     if roll < 0.02:
         return text.encode("utf-8") * 40  # a huge file: every table and key again
     if roll < 0.03:
+        return text.encode("utf-8") + b"# " + b"x" * 2_000_000 + b"\n"  # huge, and still a map
+    if roll < 0.04:
         return huge(text.encode("utf-8"), LIMITS["map"])
+    if roll < 0.1:
+        return "\n".join(nest_deep(text.split("\n"), rng)).encode("utf-8")
     for _ in range(rng.randint(1, 3)):
-        edit = rng.random()
-        if edit < 0.05:
-            text = "\n".join(nest_deep(text.split("\n"), rng))
-        elif edit < 0.3:
+        if rng.random() < 0.3:
             text = _edit_points(text, rng)
         else:
             text = "\n".join(edit_lines(text.split("\n"), rng, VALUES, LINES, VALUES[:14]))
