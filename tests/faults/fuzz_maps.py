@@ -5,9 +5,8 @@ edits: a line deleted, duplicated, swapped or cut short, a value replaced by one
 (NaN, inf, huge, negative, a string, a table), a key renamed or added, two points of a ring swapped (a
 self-intersection), a point repeated or moved off the board, a name given a control character or a line
 break, bytes that are not UTF-8, a value or a key nested 500 deep, the file cut short, emptied, made huge or
-larger than a map may be. Each goes through
-`somaliland map check` (in process) and `somaliland.map.load`; a loaded map is also built into its physics
-board. A located answer starts with the file, names the place (a key path or a line; the whole file only
+larger than a map may be. Each goes through `somaliland map check` (in process) and `somaliland.map.load`; a
+loaded map is also built into its physics board. A located answer starts with the file, names the place (a key path or a line; the whole file only
 for what concerns the whole file: empty, not UTF-8, top-level keys missing) and the reason
 (`expected ..., found ...`), on one line.
 
