@@ -30,14 +30,17 @@ DEEP = 100_000  # the `[` of a record line (issue case 6)
 DEEP_TOML = 500  # the levels of a TOML value
 
 
-def capped(args, **kwargs):
-    """Run `somaliland ARGS` in a subprocess with its memory and time capped; return the completed process."""
+def capped(args: list, code: str | None = None) -> subprocess.CompletedProcess:
+    """Run `somaliland ARGS` (or Python `code` with ARGS) in a subprocess with its memory and time capped."""
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
-    return subprocess.run([sys.executable, "-m", "somaliland.cli.main", *map(str, args)], capture_output=True,
-                          text=True, timeout=TIMEOUT, preexec_fn=limit, cwd=ROOT, env=env, **kwargs)
+    # one thread each for BLAS and few malloc arenas: address space reserved, not used, stays far below the cap
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")]), "OPENBLAS_NUM_THREADS": "1",
+           "OMP_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2"}
+    command = ["-c", code] if code is not None else ["-m", "somaliland.cli.main"]
+    return subprocess.run([sys.executable, *command, *map(str, args)], capture_output=True, text=True,
+                          timeout=TIMEOUT, preexec_fn=limit, cwd=ROOT, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -112,13 +115,7 @@ run_study(load_study(path), path.read_text(), path.parent / "out", local_executo
 
 def test_the_games_of_ten_million_are_made_as_they_are_played(tmp_path):
     study = tiny_study(tmp_path, games=10_000_000)  # the documented maximum of games_per_cell
-
-    def limit():
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
-    done = subprocess.run([sys.executable, "-c", FIRST_GAME, str(study)], capture_output=True, text=True,
-                          timeout=TIMEOUT, preexec_fn=limit, cwd=ROOT, env=env)
+    done = capped([study], code=FIRST_GAME)
     assert done.returncode == 0, done.stderr[-2000:]
     peak = int(done.stdout.split()[-1])
     assert peak < 500e6, f"{peak / 1e6:.0f} MB before the first game"
