@@ -80,6 +80,7 @@ def run_study_cmd(args: argparse.Namespace) -> int:
 
     from somaliland.study import load_study
     from somaliland.study.executors import executors_for
+    from somaliland.study.spec import read_utf8
     from somaliland.study.runner import run_study
 
     study = load_study(args.study_file)
@@ -91,9 +92,9 @@ def run_study_cmd(args: argparse.Namespace) -> int:
         print(f"study {study.name}: {len(study.cells)} cells x {study.games_per_cell} games = {study.total_games} "
               f"games on {run.where}; results in {out}", file=sys.stderr)
     try:
-        summary = run_study(study, args.study_file.read_text(encoding="utf-8"), out, run.make, run.workers,
-                            progress=not (args.quiet or args.json), chunk_games=args.chunk, cluster_threads=run.watch,
-                            worker_wait_s=args.worker_wait, say=_say)
+        text = read_utf8(args.study_file, "a readable study file", "study file")
+        summary = run_study(study, text, out, run.make, run.workers, progress=not (args.quiet or args.json),
+                            chunk_games=args.chunk, cluster_threads=run.watch, worker_wait_s=args.worker_wait, say=_say)
     finally:
         run.close()
     data = {"study": study.name, "out": str(out), "total": summary.total, "done_before": summary.done_before,

@@ -37,6 +37,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run_tune(args: argparse.Namespace) -> int:
     """Run the tuning."""
     from somaliland.study.executors import executors_for
+    from somaliland.study.spec import read_utf8
     from somaliland.tune import load_tuning
     from somaliland.tune.evaluate import KeptPool
     from somaliland.tune.run import run_tuning
@@ -53,9 +54,9 @@ def run_tune(args: argparse.Namespace) -> int:
         print(f"tune {tuning.name}: {tuning.batches * tuning.batch} candidates in batches of {tuning.batch}, rungs "
               f"{', '.join(map(str, tuning.rungs))} games, on {run.where}; results in {out}", file=sys.stderr)
     try:
-        summary = run_tuning(tuning, args.tuning_file.read_text(encoding="utf-8"), out, make, run.workers,
-                             progress=not quiet, cluster_threads=run.watch, worker_wait_s=args.worker_wait,
-                             say=None if args.json else _say)
+        text = read_utf8(args.tuning_file, "a readable tuning file", "tuning file")
+        summary = run_tuning(tuning, text, out, make, run.workers, progress=not quiet, cluster_threads=run.watch,
+                             worker_wait_s=args.worker_wait, say=_say)
     finally:
         if pool is not None:
             pool.close()

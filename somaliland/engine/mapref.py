@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from somaliland.engine.record import RecordError
+from somaliland.inputs import LimitError, read_limited
 
 
 def find_map(head: dict[str, Any], record: str | Path, maps_dir: Path | None = None) -> tuple[Path, str | None]:
@@ -41,13 +42,13 @@ def find_map(head: dict[str, Any], record: str | Path, maps_dir: Path | None = N
             continue
         seen.add(path)
         try:
-            if hashlib.sha256(path.read_bytes()).hexdigest() == sha:
+            if hashlib.sha256(read_limited(path, "map")).hexdigest() == sha:
                 note = None if path == recorded else (
                     f"the map at its recorded path {recorded} has changed since the game was recorded; using {path}, "
                     f"which has the recorded sha256" if recorded.is_file() else
                     f"the map is not at its recorded path {recorded}; using {path}, which has the recorded sha256")
                 return path, note
-        except OSError:
+        except (OSError, LimitError):  # unreadable, or too large to be a map: not the one
             continue
     state = "has changed since the game was recorded" if recorded.is_file() else "is missing"
     name = head["map"].get("name", "?")

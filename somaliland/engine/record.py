@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from somaliland.engine.events import KINDS, EventError, Final, Header, Stamped, decode
 from somaliland.errors import SomalilandError, undecodable
+from somaliland.inputs import LimitError, check_nesting, read_limited
 
 RECORD_SCHEMA = 1  # the record format's version, in every header (`Header.schema`)
 
@@ -81,10 +82,12 @@ def read_record(path: str | Path, whole: bool = True) -> list[dict[str, Any]]:
     """
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        raw = read_limited(path, "game record")
         text = raw.decode("utf-8")
     except OSError as error:
         raise RecordError(name, 0, f"cannot read: {error.strerror}") from None
+    except LimitError as error:
+        raise RecordError(name, 0, f"expected {error.expected}, found {error.found}") from None
     except UnicodeDecodeError as error:
         line, byte = undecodable(raw, error)
         raise RecordError(name, line, f"not UTF-8 text ({byte}): not a game record") from None
@@ -93,7 +96,10 @@ def read_record(path: str | Path, whole: bool = True) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
+            check_nesting(line, name, "json")
             event = json.loads(line, parse_constant=_reject_constant)
+        except LimitError as error:
+            raise RecordError(name, number, f"expected {error.expected}, found {error.found}") from None
         except (json.JSONDecodeError, ValueError) as error:
             raise RecordError(name, number, f"not valid JSON ({error})") from None
         if not isinstance(event, dict) or not isinstance(event.get("kind"), str):

@@ -7,6 +7,7 @@ a record's header tells the setup back (`setup_from_header`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -17,9 +18,13 @@ from somaliland.engine.record import RecordError
 from somaliland.errors import UsageError
 from somaliland.players.hand import ThrowSkill
 from somaliland.rules.config import RulesConfig
+from somaliland.rules.fleet import COLOURS
 
 DEFAULT_MAP = Path(__file__).resolve().parents[2] / "maps" / "horn-of-africa.toml"
 DEFAULT_STRATEGY = "ev"
+# What a strategy's name may be (a registry's, a policy factory's, the env's `agent`): a name, never markup or a path
+STRATEGY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}")
+STRATEGY_NAME_TEXT = "a strategy name (a letter or digit, then up to 63 of letters, digits, _ . : + -)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +51,9 @@ class GameSetup:
         if len(self.seats) != self.rules.players:
             raise UsageError(f"{len(self.seats)} seats given for a {self.rules.players}-player game; "
                              f"expected one strategy per player")
+        for seat in self.seats:
+            if not isinstance(seat.strategy, str) or not STRATEGY_NAME.fullmatch(seat.strategy):
+                raise UsageError(f"strategy {seat.strategy!r}: expected {STRATEGY_NAME_TEXT}")
 
 
 def seats_from(strategies: list[str], players: int, skill: ThrowSkill) -> tuple[Seat, ...]:
@@ -80,13 +88,33 @@ def setup_from_header(head: Header, path: str) -> GameSetup:
     """Return the game setup a record's header describes, physics settings included.
 
     Raises:
-        RecordError: a header value that does not make a valid setup (names line 1).
+        RecordError: a header value that does not make a valid setup, or seats that are not the ones a game's
+            setup makes (their numbers, their colours by seat (R1), strategy names): names line 1 and the key.
     """
+    _check_seats(head, path)
     try:
         seats = tuple(Seat(s["strategy"], ThrowSkill(**s["skill"]), tuple(sorted(s.get("params", {}).items())))
                       for s in head.seats)
         return GameSetup(seed=head.seed, seats=seats, rules=rules_from_json(head.rules),
                          map_path=Path(head.map["file"]), record_paths=head.record_paths,
                          physics=SimSettings(**head.physics))
-    except (KeyError, TypeError, ValueError) as error:
+    except (KeyError, TypeError, ValueError, UsageError) as error:  # UsageError: seats not the rules' players
         raise RecordError(path, 1, f"the header does not describe a game: {error}") from None
+
+
+def _check_seats(head: Header, path: str) -> None:
+    """Refuse a header whose seats no game writes: seat k is number k, has the k-th colour (R1) and a strategy
+    name. What is refused here, `verify` and `replay` both refuse with this line."""
+    if len(head.seats) > len(COLOURS):
+        raise RecordError(path, 1, f"seats: expected at most {len(COLOURS)} seats (R1), found {len(head.seats)}")
+    for k, seat in enumerate(head.seats):
+        if not isinstance(seat, dict):
+            raise RecordError(path, 1, f"seats[{k}]: expected a seat (an object), found {seat!r}")
+        if type(seat.get("seat")) is not int or seat["seat"] != k:
+            raise RecordError(path, 1, f"seats[{k}].seat: expected {k}, found {seat.get('seat')!r}")
+        if seat.get("colour") != COLOURS[k]:
+            raise RecordError(path, 1, f"seats[{k}].colour: expected {COLOURS[k]!r} (seat {k}'s colour, R1), "
+                                       f"found {seat.get('colour')!r}")
+        strategy = seat.get("strategy")
+        if not isinstance(strategy, str) or not STRATEGY_NAME.fullmatch(strategy):
+            raise RecordError(path, 1, f"seats[{k}].strategy: expected {STRATEGY_NAME_TEXT}, found {strategy!r}")

@@ -21,8 +21,8 @@ from somaliland.engine.events import Header, Stamped, decode, encode
 from somaliland.engine.loop import PolicyFactory, default_factory, play_game
 from somaliland.engine.mapref import find_map
 from somaliland.engine.record import RecordError, decode_at, dumps, read_record
-from somaliland.engine.recorded import answering_agents
-from somaliland.engine.setup import setup_from_header
+from somaliland.engine.recorded import AGENT, answering_agents
+from somaliland.engine.setup import GameSetup, setup_from_header
 from somaliland.machine import parting_note
 from somaliland.rules.errors import IllegalActionError
 
@@ -90,6 +90,8 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
     if moved:
         warnings.append(moved)
     world = load(map_file)
+    if factory is default_factory:
+        _check_replayable(setup, name)
     count = 0
 
     def compare(line: dict[str, Any]) -> None:
@@ -123,6 +125,17 @@ def verify_record(path: str | Path, factory: PolicyFactory = default_factory) ->
     if count != len(told):
         return parted(f"the re-run ended at line {count}, the record has {len(told)} lines")
     return Verdict(True, count, f"OK: {count} lines re-simulated identically", tuple(warnings))
+
+
+def _check_replayable(setup: GameSetup, path: str) -> None:
+    """Refuse, before playing, a seat whose strategy the registry cannot make again (a policy factory's)."""
+    from somaliland.players.strategies import STRATEGIES
+
+    for k, seat in enumerate(setup.seats):
+        if seat.strategy not in STRATEGIES and seat.strategy != AGENT:
+            raise RecordError(path, 1, f"seats[{k}].strategy: expected a strategy verify can play again "
+                                       f"({', '.join(sorted(STRATEGIES))}, or {AGENT} for an outside agent), found "
+                                       f"{seat.strategy!r}")
 
 
 def _comparable(header: Header, recorded: Header) -> Header:

@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 
 from somaliland.errors import undecodable
+from somaliland.inputs import LimitError, load_toml, read_limited
 from somaliland.map.document import build
 from somaliland.map.errors import KeyPath, MapError, Problem
 from somaliland.map.geometry import check_document
@@ -75,13 +76,15 @@ def shipped_maps() -> list[Path]:
 
 def _read(path: str | Path) -> bytes:
     try:
-        return Path(path).read_bytes()
+        return read_limited(path, "map")
     except FileNotFoundError as exc:
         names = ", ".join(p.stem for p in shipped_maps())
         raise MapError([Problem(str(path), (), f"a map file, or a shipped map's name ({names})",
                                 exc.strerror or str(exc))]) from None
     except OSError as exc:
         raise MapError([Problem(str(path), (), "a readable map file", exc.strerror or str(exc))]) from None
+    except LimitError as exc:
+        raise MapError([Problem(str(path), (), exc.expected, exc.found)]) from None
 
 
 def _parse(raw: bytes, source: str) -> tuple[dict, list[Problem]]:
@@ -92,7 +95,9 @@ def _parse(raw: bytes, source: str) -> tuple[dict, list[Problem]]:
         line, byte = undecodable(raw, exc)
         return {}, [Problem(source, (), "UTF-8 text", f"{byte} at offset {exc.start}", line)]
     try:
-        doc = tomllib.loads(text)
+        doc = load_toml(text, source)
+    except LimitError as exc:
+        return {}, [Problem(source, exc.keys, exc.expected, exc.found, exc.line)]
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         line = None

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from somaliland.inputs import LimitError, read_limited
 from somaliland.map.errors import KeyPath, MapError, Problem
 from somaliland.map.schema import describe
 
@@ -123,7 +123,9 @@ def element_lines(source: str) -> Lines:
     parser.StartElementHandler = start
     parser.EndElementHandler = lambda tag: layers.pop()
     try:
-        parser.Parse(Path(source).read_bytes(), True)
+        parser.Parse(read_limited(source, "drawing"), True)
+    except LimitError as exc:
+        raise MapError([Problem(source, (), exc.expected, exc.found)]) from None
     except expat.ExpatError as exc:
         raise MapError([Problem(source, (), "an SVG file (well-formed XML)",
                                 f"{expat.ErrorString(exc.code)} at column {exc.offset + 1}", exc.lineno)]) from None

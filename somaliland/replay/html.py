@@ -26,12 +26,15 @@ from somaliland.replay.textures import player_rgb
 LENGTH = 1e4  # integers per metre: tenths of a millimetre
 TURN = 1e4  # integers per unit of a quaternion component
 CM = 100.0
+# What JSON may hold but a <script> block may not: `</script>` would end it, `<!--` would start an escaped run
+# that swallows its end; line separators end a JavaScript line. As \uXXXX escapes they read back the same.
+SCRIPT_SAFE = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
 
 
 def write_html(story: Story, out: Path) -> int:
     """Write the replay page of a story to `out`; return its size in bytes."""
     web = resources.files("somaliland.replay") / "web"
-    data = json.dumps(game_data(story), separators=(",", ":")).replace("</", "<\\/")  # safe inside <script>
+    data = json.dumps(game_data(story), separators=(",", ":")).translate(SCRIPT_SAFE)
     page = (web / "viewer.html").read_text(encoding="utf-8")
     page = (page.replace("/*STYLE*/", (web / "viewer.css").read_text(encoding="utf-8"))
                 .replace("/*SCRIPT*/", (web / "viewer.js").read_text(encoding="utf-8"))

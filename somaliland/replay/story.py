@@ -22,7 +22,8 @@ from somaliland import __version__
 from somaliland.engine.events import Deal, DraftPick, Final, Header, LaunchPass, Planned, Thrown, TurnBegun
 from somaliland.engine.fold import Moment, replay_state
 from somaliland.engine.phrases import Names
-from somaliland.engine.record import RecordError, read_record
+from somaliland.engine.record import RecordError, decode_at, read_record
+from somaliland.engine.setup import setup_from_header
 from somaliland.errors import UsageError
 from somaliland.map.model import Map
 from somaliland.rules.events import Grounded, Released, Seized, TurnSkipped
@@ -146,6 +147,7 @@ def load_story(path: str | Path, world: Map | None = None, whole: bool = True) -
     """
     name = str(path)
     lines = read_record(path, whole)
+    setup_from_header(decode_at(lines[0], 1, name).event, name)  # refuses what verify refuses, with its line
     numbers = _line_numbers(Path(path))
     head = lines[0]
     warnings = []
@@ -191,7 +193,9 @@ def load_story(path: str | Path, world: Map | None = None, whole: bool = True) -
 
 def _line_numbers(path: Path) -> list[int]:
     """Return the file line number of each non-blank line (read_record skips blank ones)."""
-    text_ = path.read_text(encoding="utf-8")
+    from somaliland.inputs import read_limited
+
+    text_ = read_limited(path, "game record").decode("utf-8")  # read whole by read_record just before
     return [n for n, line in enumerate(text_.splitlines(), start=1) if line.strip()]
 
 

@@ -246,13 +246,17 @@ def load_rules(path: str | Path) -> RulesConfig:
     Raises:
         RulesConfigError: the file is missing, is not TOML, or holds a bad option (names file and key).
     """
+    from somaliland.inputs import LimitError, load_toml, read_limited
+
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_limited(path, "rules file")
         text = raw.decode("utf-8")
-        data = tomllib.loads(text)
+        data = load_toml(text, str(path))
     except OSError as error:
         raise RulesConfigError(str(path), "(file)", "a readable rules file", error.strerror) from None
+    except LimitError as error:
+        raise RulesConfigError(str(path), error.where, error.expected, error.found) from None
     except UnicodeDecodeError as error:
         line, byte = undecodable(raw, error)
         raise RulesConfigError(str(path), f"line {line}", "UTF-8 text", byte) from None

@@ -42,10 +42,19 @@ def pyplot():
 
 
 def save_figure(fig, path: Path) -> None:
-    """Write a figure to `path` (its folder made), legends beside the axes included, and close it."""
+    """Write a figure to `path` (its folder made), legends beside the axes included, and close it.
+
+    Raises:
+        OSError: naming `path` (a failed write, e.g. on a full disk, names no file of its own).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110, bbox_inches="tight")  # the legends beside the axes are part of the picture
-    pyplot().close(fig)
+    try:
+        fig.savefig(path, dpi=110, bbox_inches="tight")  # the legends beside the axes are part of the picture
+    except OSError as error:
+        error.filename = error.filename or str(path)
+        raise
+    finally:
+        pyplot().close(fig)
 
 
 def games_in(frame) -> int:

@@ -15,7 +15,7 @@ from somaliland.study.answers import answers, by_seat, identical_seats, skill_co
 from somaliland.study.answers import pct as _pct
 from somaliland.study.ladder import aground_table, ladder_table
 from somaliland.study.stats import Balance, balance, fair_balance, holm
-from somaliland.study.store import journal_games, read_table, study_of
+from somaliland.study.store import journal_games, read_table, study_of, write_whole
 
 
 def write_report(results: str | Path, output: str | Path, title: str | None = None) -> list[Path]:
@@ -131,7 +131,7 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
                   f"*Rests on {n} games.*{' ' + note if note else ''}", ""]
     lines += _run_section(study, results, manifest, games, t["errors"])
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_whole(output, "\n".join(lines) + "\n")
     return [p for _, p, _, _ in drawn.values()]
 
 

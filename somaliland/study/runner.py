@@ -23,7 +23,7 @@ from typing import Any
 
 from somaliland.study.errors import StudyError
 from somaliland.study.seeds import game_seed
-from somaliland.study.spec import Cell, Study, column_name
+from somaliland.study.spec import Cell, Study, column_name, map_sha256
 from somaliland.study.store import ResultStore
 from somaliland.study.worker import GameOutcome, GameTask, play_task, policy_factory
 
@@ -70,9 +70,7 @@ def cell_columns(study: Study, cell: Cell) -> tuple[tuple[str, Any], ...]:
 
 def tasks(study: Study, done: set[tuple[int, int]] = frozenset()) -> Iterator[GameTask]:
     """Yield the study's games not yet done, game 0 of every cell first, so a partial run stays balanced."""
-    import hashlib
-
-    sha = {c.map_path: hashlib.sha256(c.map_path.read_bytes()).hexdigest() for c in study.cells}
+    sha = {path: map_sha256(path) for path in {c.map_path for c in study.cells}}
     columns = {c.index: cell_columns(study, c) for c in study.cells}
     for game in range(study.games_per_cell):
         for cell in study.cells:
@@ -119,9 +117,9 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
     store = ResultStore.open(out, study, study_text, chunk_games)
     for repair in store.repairs:
         note(f"repaired {repair}")
-    before = sum(1 for c, g in store.done if g < study.games_per_cell and c < len(study.cells))
+    before = sum(1 for c, g in store.done if 0 <= g < study.games_per_cell and 0 <= c < len(study.cells))
     extra = len(store.done) - before
-    todo = deque(tasks(study, store.done))
+    todo = _Pending(tasks(study, store.done), study.total_games - before)
     attempts: Counter = Counter()
     bar = _bar(study.total_games, before, progress)
     played = errors = retried = 0
@@ -198,6 +196,29 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
             bar.close()
     return RunSummary(study.total_games, before, played, errors, retried, time.monotonic() - started, cpu, extra,
                       tuple(notes))
+
+
+class _Pending:
+    """The games still to play: made one at a time as the window has room (a study of ten million games is not
+    built up front), games handed back for another try first."""
+
+    def __init__(self, games: Iterator[GameTask], count: int) -> None:
+        self.games, self.count = games, count  # count: how many `games` will still yield
+        self.again: deque[GameTask] = deque()
+
+    def __len__(self) -> int:
+        return self.count + len(self.again)
+
+    def popleft(self) -> GameTask:
+        """Return the next game to play."""
+        if self.again:
+            return self.again.popleft()
+        self.count -= 1
+        return next(self.games)
+
+    def appendleft(self, task: GameTask) -> None:
+        """Hand a game back, to be played next."""
+        self.again.appendleft(task)
 
 
 class _ClusterWatch:

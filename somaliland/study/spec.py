@@ -24,8 +24,9 @@ from typing import Any
 from physics import PhysicsInputError, SimSettings
 from physics.settings import CHOICE_FIELDS as PHYSICS_CHOICES
 from physics.settings import INTEGER_FIELDS as PHYSICS_INTS
-from somaliland.engine.setup import DEFAULT_MAP, GameSetup, Seat
+from somaliland.engine.setup import DEFAULT_MAP, STRATEGY_NAME, STRATEGY_NAME_TEXT, GameSetup, Seat
 from somaliland.errors import undecodable
+from somaliland.inputs import LimitError, load_toml, read_limited
 from somaliland.players.hand import ThrowSkill
 from somaliland.players.strategies import REMOVED
 from somaliland.rules.config import RulesConfig, rules_from_dict
@@ -124,19 +125,22 @@ def load_study(path: str | Path) -> Study:
             sweep cell) is of the wrong type or range; the message names the file and the key.
     """
     path = Path(path)
-    return parse_study(read_utf8(path, "a readable study file"), str(path), path.resolve().parent)
+    return parse_study(read_utf8(path, "a readable study file", "study file"), str(path), path.resolve().parent)
 
 
-def read_utf8(path: Path, what: str) -> str:
-    """Return a text file's contents.
+def read_utf8(path: Path, what: str, kind: str) -> str:
+    """Return a text file's contents, read within the size limit of its kind (`somaliland.inputs.LIMITS`).
 
     Raises:
-        StudyError: the file cannot be read (`what` it should have been), or is not UTF-8 (naming the line).
+        StudyError: the file cannot be read (`what` it should have been), is larger than its kind's limit, or is
+            not UTF-8 (naming the line).
     """
     try:
-        raw = path.read_bytes()
+        raw = read_limited(path, kind)
     except OSError as error:
         raise StudyError(str(path), "(file)", what, error.strerror or str(error)) from None
+    except LimitError as error:
+        raise StudyError(str(path), error.where, error.expected, error.found) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -161,7 +165,9 @@ def parse_study(text: str, source: str, base_dir: Path, maps: bool = True) -> St
         StudyError: as for `load_study`.
     """
     try:
-        doc = tomllib.loads(text)
+        doc = load_toml(text, source)
+    except LimitError as error:
+        raise StudyError(source, error.where, error.expected, error.found) from None
     except tomllib.TOMLDecodeError as error:
         at = re.search(r" \(at (line \d+, column \d+|end of document)\)$", str(error))
         raise StudyError(source, at.group(1) if at else "(syntax)", "valid TOML",
@@ -180,10 +186,14 @@ def parse_study(text: str, source: str, base_dir: Path, maps: bool = True) -> St
     for key, value in (("name", name), ("question", question)):
         if not isinstance(value, str):
             raise StudyError(source, key, "a string", value)
+    check_name(source, name)
     if factory is not None and (not isinstance(factory, str) or factory.count(":") != 1):
         raise StudyError(source, "policy_factory", "'module:function' (a policy factory importable by workers)",
                          factory)
     grids = _sweeps(source, doc.get("sweep", []))
+    cells_count = sum(math.prod(len(values) for values in grid.values()) for grid in grids)
+    if cells_count > MAX_CELLS:  # counted from the axes: the cells are not built (9e7 of them would fill memory)
+        raise StudyError(source, "sweep", f"at most {MAX_CELLS} cells", cells_count)
     base = {k: v for k, v in doc.items() if k in SWEEP_ROOTS}
     combos: list[tuple[str, tuple[tuple[str, Any], ...]]] = []
     for g, grid in enumerate(grids):
@@ -191,8 +201,6 @@ def parse_study(text: str, source: str, base_dir: Path, maps: bool = True) -> St
         for values in itertools.product(*(grid[k] for k in keys)):
             where = f"sweep[{g}]" if isinstance(doc.get("sweep"), list) else "sweep"
             combos.append((where, tuple(zip(keys, values))))
-    if len(combos) > MAX_CELLS:
-        raise StudyError(source, "sweep", f"at most {MAX_CELLS} cells", len(combos))
     cells = tuple(_cell(source, i, where, base, values, base_dir, factory is None, maps)
                   for i, (where, values) in enumerate(combos))
     _distinct_map_names(source, cells)
@@ -200,6 +208,18 @@ def parse_study(text: str, source: str, base_dir: Path, maps: bool = True) -> St
     return Study(name=name, question=question.strip(), source=source, master_seed=master, games_per_cell=games,
                  policy_factory=factory, sweep_keys=sweep_keys, cells=cells,
                  fingerprint=_fingerprint(doc, cells) if maps else "")
+
+
+def check_name(source: str, name: str) -> None:
+    """Refuse a study's or tuning's name that is not a plain folder name (its results go in results/NAME).
+
+    Raises:
+        StudyError: the name is empty, `.` or `..`, holds a path separator or a control character (names
+            the file and the key `name`).
+    """
+    if name in ("", ".", "..") or any(c in name for c in "/\\") or not name.isprintable():
+        raise StudyError(source, "name", "a plain name (the results go in a folder of that name: no / or \\, "
+                         "not . or .., no control character)", name)
 
 
 def _known(source: str, where: str, table: Any, allowed: tuple[str, ...]) -> None:
@@ -300,9 +320,11 @@ def _map_path(source: str, here: str, value: Any, base_dir: Path, check: bool = 
         raise StudyError(source, f"{here}map", "an existing map file (a relative path is read from the study "
                          f"file's folder, {base_dir})", str(path))
     try:
-        problem = _map_problem(str(path), hashlib.sha256(path.read_bytes()).hexdigest())
+        problem = _map_problem(str(path), hashlib.sha256(read_limited(path, "map")).hexdigest())
     except OSError as error:
         problem = f"{path}: {error.strerror}"
+    except LimitError as error:
+        problem = str(error)
     if problem:
         raise StudyError(source, f"{here}map", "a map file that loads (`somaliland map check` lists its problems)",
                          problem)
@@ -349,8 +371,8 @@ def _seats(source: str, here: str, doc: dict[str, Any], players: int, registry: 
             source_table = f"{here}seat.{i}" if name in own.get("params", {}) else f"{here}seats"
             raise StudyError(source, f"{source_table}.params.{name}", "a strategy parameter that exists",
                              f"{name}, which was removed ({REMOVED[name]})")
-        if not isinstance(strategy, str) or not strategy:
-            raise StudyError(source, f"{where}.strategy", "a strategy name (or an array of them, one per seat)",
+        if not isinstance(strategy, str) or not STRATEGY_NAME.fullmatch(strategy):
+            raise StudyError(source, f"{where}.strategy", f"{STRATEGY_NAME_TEXT} (or an array of them, one per seat)",
                              strategy)
         if isinstance(skill, bool) or not isinstance(skill, (int, float)) or not math.isfinite(skill) \
                 or not 0 <= skill <= 1:
@@ -387,6 +409,20 @@ def _cycled(value: Any, i: int) -> Any:
 def _fingerprint(doc: dict[str, Any], cells: tuple[Cell, ...]) -> str:
     """Return what identifies a study's results: its definition (less games_per_cell and prose) and map bytes."""
     kept = {k: v for k, v in doc.items() if k not in ("games_per_cell", "name", "question")}
-    maps = sorted({str(c.map_path): hashlib.sha256(c.map_path.read_bytes()).hexdigest() for c in cells}.values())
+    maps = sorted({str(c.map_path): map_sha256(c.map_path) for c in cells}.values())
     blob = json.dumps({"study": kept, "maps": maps}, sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def map_sha256(path: Path) -> str:
+    """Return the sha256 of a cell's map file (what identifies the board its games are played on).
+
+    Raises:
+        StudyError: the file cannot be read, or is larger than a map may be.
+    """
+    try:
+        return hashlib.sha256(read_limited(path, "map")).hexdigest()
+    except OSError as error:
+        raise StudyError(str(path), "(file)", "a readable map file", error.strerror or str(error)) from None
+    except LimitError as error:
+        raise StudyError(str(path), error.where, error.expected, error.found) from None

@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from somaliland.inputs import LIMITS, LimitError, check_nesting, read_limited
 from somaliland.study.errors import StudyError
 from somaliland.study.seeds import __doc__ as SEED_SCHEME
 from somaliland.study.spec import Study
@@ -84,6 +85,7 @@ class ResultStore:
         out = Path(out)
         if out.exists() and not out.is_dir():
             raise StudyError(str(out), "--out", "a results folder", "a file")
+        _refuse_foreign(out, study)
         store = cls(out, chunk_games)
         try:
             out.mkdir(parents=True, exist_ok=True)
@@ -92,7 +94,7 @@ class ResultStore:
             kept = out / "study.toml"
             if not kept.exists() and _holds_results(out):
                 store.repairs.append(f"{kept}: was missing; restored from {study.source}")
-            _atomic_text(kept, study_text)  # the latest games_per_cell is what reports call planned
+            write_whole(kept, study_text)  # the latest games_per_cell is what reports call planned
             store._recover()
         except OSError as error:
             store._unlock()
@@ -137,9 +139,9 @@ class ResultStore:
                                  f"the folder holds results, and no study.toml beside it matches {study.source}, so "
                                  f"they cannot be matched to this study: if they are this study's, copy "
                                  f"{study.source} into the folder as study.toml and run again; else use another --out")
-            self.repairs.append(f"{manifest}: {problem.found}; rebuilt from {study.source}, which matches the "
-                                f"study.toml kept in the folder")
-        _atomic_text(manifest, json.dumps({
+            self.repairs.append(f"{manifest}: {problem.key}: expected {problem.expected}, found {problem.found!r}; "
+                                f"rebuilt from {study.source}, which matches the study.toml kept in the folder")
+        write_whole(manifest, json.dumps({
             "name": study.name, "source": study.source,
             "base_dir": os.path.relpath(Path(study.source).resolve().parent, self.out.resolve()),
             "fingerprint": study.fingerprint, "master_seed": study.master_seed,
@@ -207,8 +209,8 @@ class ResultStore:
             raise write_error(self.out / JOURNAL, error) from None
         self.done.add(key)
         self.buffer.append(outcome)
-        if len(self.buffer) >= self.chunk_games:
-            self.flush()
+        if len(self.buffer) >= self.chunk_games or self.journal.tell() > LIMITS["results journal"] // 4:
+            self.flush()  # a chunk, also before the journal nears the size it may be read at
 
     def flush(self) -> None:
         """Write the buffered games as one chunk (tables, then its mark) and empty the journal.
@@ -222,9 +224,7 @@ class ResultStore:
             self._write_chunk()
         except OSError as error:
             raise write_error(self.out, error) from None
-        if self.journal is not None:
-            self.journal.close()
-            self.journal = None
+        self._close_journal()
         open(self.out / JOURNAL, "w").close()
         self.buffer.clear()
 
@@ -236,21 +236,31 @@ class ResultStore:
         staging = self.out / ".staging"
         staging.mkdir(exist_ok=True)
         files = {}
-        for table in TABLES:
-            rows = [row for o in self.buffer for row in o.tables.get(table, [])]
-            if rows:
-                tmp = staging / f"{table}-{name}.parquet"
-                pd.DataFrame(rows).to_parquet(tmp, index=False)
-                with open(tmp, "rb") as f:
-                    data = f.read()
-                    os.fsync(f.fileno())  # on disk before its mark says it is
-                files[table] = {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
-                (self.out / table).mkdir(exist_ok=True)
-                os.replace(tmp, self.out / table / f"part-{name}.parquet")
-        (self.out / "chunks").mkdir(exist_ok=True)
-        mark = {"games": [[o.cell, o.game, o.seed, o.ok] for o in self.buffer], "files": files}
-        _atomic_text(self.out / "chunks" / f"{name}.json", json.dumps(mark), staging)
-        self._record_code(staging)
+        try:
+            for table in TABLES:
+                rows = [row for o in self.buffer for row in o.tables.get(table, [])]
+                if rows:
+                    tmp = staging / f"{table}-{name}.parquet"
+                    try:
+                        pd.DataFrame(rows).to_parquet(tmp, index=False)
+                    except OSError as error:  # pyarrow's error does not name the file
+                        error.filename = error.filename or str(tmp)
+                        raise
+                    with open(tmp, "rb") as f:
+                        data = f.read()
+                        os.fsync(f.fileno())  # on disk before its mark says it is
+                    files[table] = {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+                    (self.out / table).mkdir(exist_ok=True)
+                    os.replace(tmp, self.out / table / f"part-{name}.parquet")
+            (self.out / "chunks").mkdir(exist_ok=True)
+            mark = {"games": [[o.cell, o.game, o.seed, o.ok] for o in self.buffer], "files": files}
+            write_whole(self.out / "chunks" / f"{name}.json", json.dumps(mark), staging)
+            self._record_code(staging)
+        except OSError:  # the games stay in the journal; what this chunk wrote goes, so a full disk gets room back
+            shutil.rmtree(staging, ignore_errors=True)
+            for table in files:
+                (self.out / table / f"part-{name}.parquet").unlink(missing_ok=True)
+            raise
 
     def _record_code(self, staging: Path) -> None:
         """Add the buffered games' code versions to the manifest's `code` ({version: games}): which code played the
@@ -262,30 +272,82 @@ class ResultStore:
         code = dict(manifest.get("code") or {})
         for version in filter(None, played):
             code[version] = code.get(version, 0) + 1
-        _atomic_text(self.out / MANIFEST, json.dumps({**manifest, "code": code}, indent=1), staging)
+        write_whole(self.out / MANIFEST, json.dumps({**manifest, "code": code}, indent=1), staging)
 
     def close(self) -> None:
         """Flush what is buffered, close the journal and release the folder."""
         try:
             self.flush()
         finally:
-            if self.journal is not None:
-                self.journal.close()
-                self.journal = None
+            self._close_journal()
             self._unlock()
 
+    def _close_journal(self) -> None:
+        if self.journal is not None:
+            try:
+                self.journal.close()
+            except OSError:  # the rest of a line a full disk refused (already reported): that game is played again
+                pass
+            self.journal = None
 
-def _atomic_text(path: Path, text: str, staging: Path | None = None) -> None:
+
+def write_whole(path: Path, text: str, staging: Path | None = None) -> None:
+    """Write a file whole or not at all (through a temporary file renamed over it): a killed run leaves no half file.
+
+    Raises:
+        OSError: naming `path` (a failed write names no file of its own); the temporary file is removed.
+    """
     tmp = (staging or path.parent) / f".{path.name}.tmp"
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as error:
+        tmp.unlink(missing_ok=True)
+        error.filename = str(path)
+        raise
 
 
 def write_error(path: Path, error: OSError) -> StudyError:
-    return StudyError(str(error.filename or path), "(write)", "a writable results folder with free space",
-                      error.strerror or str(error),
+    """Return the one-line error for a results folder's file that cannot be written: the file, and the system's
+    words for why (pyarrow words a full disk in a sentence of its own: its errno is told)."""
+    told = re.search(r"\[errno (\d+)\]", str(error), re.IGNORECASE)
+    cause = os.strerror(int(told.group(1))) if told else error.strerror or str(error)
+    return StudyError(str(error.filename or path), "(write)", "a writable results folder with free space", cause,
                       "the games recorded so far are kept; make room (or fix the permissions) and run the same "
                       "command again")
+
+
+def _refuse_foreign(out: Path, study: Study) -> None:
+    """Refuse an existing folder that is not a study's results folder, before anything is written in it.
+
+    A results folder has its manifest, or holds recorded games, or keeps this study's study.toml (whose study
+    `_adopt` then matches, or repairs); besides those, a run killed before it wrote its manifest leaves only
+    the lock and the staging folder.
+
+    Raises:
+        StudyError: the folder holds other files (names a few of them).
+    """
+    if not out.is_dir() or _holds_results(out):
+        return
+    try:
+        read_manifest(out)
+        return
+    except StudyError:
+        if _kept_study_matches(out, study):
+            return
+    others = other_files(out, (".lock", ".staging"))
+    if others:
+        raise StudyError(str(out), "--out", "a new or empty folder, or a results folder of `study run` (with its "
+                         f"{MANIFEST})", f"a folder holding {others}", FOREIGN_HINT)
+
+
+FOREIGN_HINT = "nothing was written; use another --out (a folder of its own)"
+
+
+def other_files(out: Path, ours: tuple[str, ...]) -> str:
+    """Return the names of a folder's entries other than `ours` as a message shows them ("" when none)."""
+    others = sorted(p.name for p in out.iterdir() if p.name not in ours)
+    return ", ".join(others[:4]) + (f" and {len(others) - 4} more" if len(others) > 4 else "")
 
 
 def _holds_results(out: Path) -> bool:
@@ -301,8 +363,9 @@ def _kept_study_matches(out: Path, study: Study) -> bool:
 
     kept = out / "study.toml"
     try:
-        old = parse_study(kept.read_text(encoding="utf-8"), str(kept), Path(study.source).resolve().parent)
-    except (OSError, UnicodeDecodeError, StudyError):
+        old = parse_study(read_limited(kept, "study file").decode("utf-8"), str(kept),
+                          Path(study.source).resolve().parent)
+    except (OSError, UnicodeDecodeError, LimitError, StudyError):
         return False
     return old.fingerprint == study.fingerprint
 
@@ -317,9 +380,13 @@ def read_chunks(out: Path) -> tuple[list[Chunk], list[tuple[str, Path, str]]]:
             broken.append((name, mark, "not a chunk mark (its name is not a chunk number NNNNNN)"))
             continue
         try:
-            chunks.append(_parse_mark(name, mark.read_text(encoding="utf-8")))
+            text = read_limited(mark, "chunk mark").decode("utf-8")
+            check_nesting(text, str(mark), "json")
+            chunks.append(_parse_mark(name, text))
         except (OSError, UnicodeDecodeError) as error:
             broken.append((name, mark, f"unreadable ({getattr(error, 'strerror', None) or error})"))
+        except LimitError as error:
+            broken.append((name, mark, f"{error.where}: expected {error.expected}, found {error.found}"))
         except ValueError as error:
             broken.append((name, mark, f"not a chunk mark ({error})"))
     return chunks, broken
@@ -376,7 +443,9 @@ def chunk_damage(out: Path, chunk: Chunk, tables: tuple[str, ...], digests: bool
             found = part.stat().st_size
             if found != size:
                 return part, f"{found} bytes where its mark records {size} (cut short?)"
-            if hashlib.sha256(part.read_bytes()).hexdigest() != sha:
+            with open(part, "rb") as file:  # read in blocks: the size matched, but it is no reason to hold it all
+                digest = hashlib.file_digest(file, "sha256").hexdigest()
+            if digest != sha:
                 return part, "its content differs from the sha256 its mark records (damaged or edited)"
         problem = _parquet_problem(part)
         if problem:
@@ -403,14 +472,23 @@ def read_journal(path: Path) -> tuple[list[GameOutcome], list[str]]:
     """Return the finished games of a journal and, for each line that is not one, what was wrong with it."""
     if not path.exists():
         return [], []
-    data = path.read_bytes()
+    try:
+        data = read_limited(path, "results journal")
+    except LimitError as error:
+        raise StudyError(str(path), error.where, error.expected, error.found,
+                         "the journal was not written by `study run` (it starts a chunk well before); move it "
+                         "away: its games are played again") from None
     lines = data.split(b"\n")
     outcomes, problems = [], []
     for i, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
+            check_nesting(line, str(path), "json")
             outcomes.append(_outcome(json.loads(line)))
+        except LimitError as error:
+            problems.append(f"line {i}: not a finished game ({error.expected}, found {error.found}); dropped, that "
+                            f"game is played again")
         except (ValueError, TypeError) as error:
             if i == len(lines):  # no newline after it: the run was killed while writing it
                 problems.append(f"cut a torn last line ({len(line)} bytes, the game being written when the run "
@@ -504,9 +582,9 @@ def study_file(out: Path, manifest: dict[str, Any]) -> tuple[str, bool]:
     path = (out / manifest["base_dir"] / source.name).resolve()
     if not path.is_file() and source.is_file():
         try:
-            if source.read_bytes() == (out / "study.toml").read_bytes():
+            if read_limited(source, "study file") == read_limited(out / "study.toml", "study file"):
                 path = source.resolve()
-        except OSError:
+        except (OSError, LimitError):
             pass
     shown = os.path.relpath(path)
     return (str(path) if Path(shown).parts[0] == ".." else shown), path.is_file()
@@ -557,7 +635,9 @@ def study_of(out: str | Path, maps: bool = True, study_dir: str | Path | None = 
     manifest = read_manifest(out)
     kept = out / "study.toml"
     try:
-        text = kept.read_text(encoding="utf-8")
+        text = read_limited(kept, "study file").decode("utf-8")
+    except LimitError as error:
+        raise StudyError(str(kept), error.where, error.expected, error.found, _restore_hint(out, manifest)) from None
     except (OSError, UnicodeDecodeError) as error:
         found = "no such file" if isinstance(error, FileNotFoundError) else str(getattr(error, "strerror", error))
         raise StudyError(str(kept), "(file)", "the study file as run (`study run` keeps a copy here)", found,
@@ -620,7 +700,11 @@ def read_manifest(out: str | Path) -> dict[str, Any]:
             raise StudyError(str(path), "(file)", "the manifest of these results", "no such file", repair)
         raise StudyError(str(out), MANIFEST, "a study results folder (made by `somaliland study run`)", "no manifest")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        text = read_limited(path, "results manifest").decode("utf-8")
+        check_nesting(text, str(path), "json")
+        manifest = json.loads(text)
+    except LimitError as error:
+        raise StudyError(str(path), error.where, error.expected, error.found, repair) from None
     except json.JSONDecodeError as error:
         raise StudyError(str(path), f"line {error.lineno}, column {error.colno}", "JSON (a results manifest)",
                          error.msg, repair) from None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from somaliland.study.store import write_whole
 from somaliland.tune.knobs import apply_knob
 from somaliland.tune.shapes import ShapeError
 from somaliland.tune.spec import Tuning
@@ -59,8 +60,8 @@ def build(tuning: Tuning, values: dict[str, Any], folder: Path) -> Candidate:
         return Candidate(folder, values, {}, f"{knob.name}: {error}")
     import tomlkit
 
-    write_text(folder / MAP_FILE, tomlkit.dumps(docs["map"]))
-    write_text(folder / RULES_FILE, tomlkit.dumps(docs["rules"]))
+    write_whole(folder / MAP_FILE, tomlkit.dumps(docs["map"]))
+    write_whole(folder / RULES_FILE, tomlkit.dumps(docs["rules"]))
     found = problems(folder / MAP_FILE)
     if found:
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
@@ -70,13 +71,6 @@ def build(tuning: Tuning, values: dict[str, Any], folder: Path) -> Candidate:
     except RulesConfigError as error:
         return Candidate(folder, values, {}, f"rules: {error.key}: expected {error.expected}, found {error.found!r}")
     return Candidate(folder, values, docs["rules"].unwrap())
-
-
-def write_text(path: Path, text: str) -> None:
-    """Write a file whole or not at all (a killed run never leaves half a candidate)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def _relative(problem: Any, folder: Path) -> str:

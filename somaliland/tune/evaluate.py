@@ -16,8 +16,8 @@ from typing import Any
 
 from somaliland.study.runner import run_study
 from somaliland.study.spec import parse_study
-from somaliland.study.store import read_table
-from somaliland.tune.candidate import MAP_FILE, Candidate, write_text
+from somaliland.study.store import read_table, write_whole
+from somaliland.tune.candidate import MAP_FILE, Candidate
 from somaliland.tune.measures import Estimate, Games, estimate
 from somaliland.tune.spec import Tuning
 
@@ -85,7 +85,7 @@ class GameEvaluator:
     def play(self, folder: Path, map_file: str, rules: dict[str, Any], games: int, master: int, name: str) -> Games:
         """Play the first `games` games of a one-cell study in `folder` and return their tables."""
         text = self.tuning.study_text(name, map_file, rules, games, master)
-        write_text(folder / STUDY_FILE, text)
+        write_whole(folder / STUDY_FILE, text)
         study = parse_study(text, str(folder / STUDY_FILE), folder)
         run_study(study, text, folder, self.make_executor, self.workers, progress=False, on_game=self.on_game,
                   cluster_threads=self.cluster_threads, worker_wait_s=self.worker_wait_s, say=self.say)

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from somaliland.study.figures import OKABE_ITO, legend_outside, pyplot, save_figure  # the study figures' helpers
+from somaliland.study.store import write_whole
 from somaliland.tune.candidate import describe
 from somaliland.tune.measures import MEASURES, Estimate
 from somaliland.tune.racing import Scored
@@ -150,7 +151,7 @@ def write_report(tuning: Tuning, out: Path, result: SearchResult, chosen: int | 
               f"- Base: `{tuning.map_path.name}` and `{tuning.rules_path.name}`"
               + (f" with {describe(tuning.rules_overrides)}" if tuning.rules_overrides else "") + ".", ""]
     path = out / "report.md"
-    path.write_text("\n".join(lines), encoding="utf-8")
+    write_whole(path, "\n".join(lines))
     return path
 
 

@@ -14,6 +14,7 @@ Layout of OUT:
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import errno
 import fcntl
 import json
@@ -24,12 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from somaliland.inputs import LimitError, check_nesting, load_toml, read_limited
 from somaliland.study.errors import StudyError
-from somaliland.tune.candidate import MAP_FILE, RULES_FILE, base_documents, write_text
-from somaliland.study.store import read_table, write_error
+from somaliland.tune.candidate import MAP_FILE, RULES_FILE, base_documents
+from somaliland.study.store import FOREIGN_HINT, other_files, read_table, write_error, write_whole
 from somaliland.tune.evaluate import GameEvaluator, errors
 from somaliland.tune.measures import Estimate
-from somaliland.tune.search import Progress, SearchResult, elapsed_store, run_search, trial_folder
+from somaliland.tune.search import DATABASE, Progress, SearchResult, elapsed_store, run_search, trial_folder
 from somaliland.tune.spec import Tuning
 
 MANIFEST = "tuning.json"
@@ -79,6 +81,9 @@ def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor:
         StudyError: `out` holds another tuning, another run is working in it, it cannot be written, or the
             cluster has had no worker for `worker_wait_s` (the games finished so far are kept).
     """
+    from optuna.exceptions import StorageInternalError
+    from sqlalchemy.exc import SQLAlchemyError
+
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise StudyError(str(out), "--out", "a tuning folder", "a file")
@@ -87,12 +92,15 @@ def run_tuning(tuning: Tuning, tuning_text: str, out: str | Path, make_executor:
     except OSError as error:
         raise _folder_error(error) from None
     try:
+        set_aside_damaged_database(out, say)
         return _run(tuning, out, GameEvaluator(tuning, make_executor, workers, cluster_threads=cluster_threads,
-                                               worker_wait_s=worker_wait_s, say=say), progress)
+                                               worker_wait_s=worker_wait_s, say=say), progress, say)
     except OSError as error:  # the optuna database and every game played so far are kept: the same command resumes
         if error.filename is None or not Path(os.fsdecode(error.filename)).resolve().is_relative_to(out.resolve()):
             raise  # not a file of the tuning folder (a cluster's network, a file elsewhere): as it is
         raise _folder_error(error) from None
+    except (SQLAlchemyError, StorageInternalError) as error:
+        raise _database_error(out / DATABASE, error) from None
     finally:
         lock.close()
 
@@ -106,9 +114,53 @@ def _folder_error(error: OSError) -> StudyError:
                       "another --out) and run the same command again")
 
 
-def _run(tuning: Tuning, out: Path, evaluator: GameEvaluator, progress: bool) -> TuneSummary:
+def _database_error(path: Path, error: Exception) -> StudyError:
+    """Return the one-line error for the Optuna database that could not be written or read: SQLite's words."""
+    found = getattr(error, "orig", None) or getattr(error.__cause__, "orig", None) or error.__cause__ or error
+    cause = str(found).splitlines()[0]
+    if "full" in cause:  # SQLite says "database or disk is full"
+        return StudyError(str(path), "(write)", "a writable tuning folder with free space", cause,
+                          "the games played so far are kept; make room and run the same command again")
+    return StudyError(str(path), "(file)", "the tuning's Optuna database (SQLite)", cause,
+                      "the games played so far are kept; run the same command again")
+
+
+def set_aside_damaged_database(out: Path, say: Callable[[str], None] | None) -> None:
+    """Move a damaged Optuna database (cut short, overwritten) aside, saying so: the search asks its trials again.
+
+    That is safe: every draw of the sampler derives from the master seed, the trial number and the history
+    told before it (`search.SeededSampler`), and each candidate's games are kept in its own folder, so the
+    trials come again in the same order, their games are found there and none is played again.
+    """
+    import sqlite3
+
+    path = out / DATABASE
+    if not path.is_file() or path.stat().st_size == 0:  # SQLite makes an empty file a new database
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            found = ", ".join(row[0] for row in db.execute("PRAGMA quick_check"))
+    except sqlite3.DatabaseError as error:
+        found = str(error)
+    if found == "ok":
+        return
+    aside, n = path.with_name(f"{DATABASE}.damaged"), 1
+    while aside.exists():
+        aside, n = path.with_name(f"{DATABASE}.damaged-{n}"), n + 1
+    os.replace(path, aside)
+    for suffix in ("-journal", "-wal", "-shm"):  # SQLite's own files of the damaged database go with it
+        part = path.with_name(DATABASE + suffix)
+        if part.exists():
+            os.replace(part, aside.with_name(aside.name + suffix))
+    if say is not None:
+        say(f"{path}: damaged ({found[:100]}); set aside as {aside.name}: the trials are asked again in the same "
+            f"order, and the games kept in their folders are not played again")
+
+
+def _run(tuning: Tuning, out: Path, evaluator: GameEvaluator, progress: bool,
+         say: Callable[[str], None] | None) -> TuneSummary:
     """Search, validate the chosen candidate, write its files and the report (`run_tuning`, its folder locked)."""
-    save, total = elapsed_store(out)
+    save, total = elapsed_store(out, say)
     bar = Progress(progress)
     evaluator.on_game = bar.game
     try:
@@ -121,8 +173,11 @@ def _run(tuning: Tuning, out: Path, evaluator: GameEvaluator, progress: bool) ->
             validation = validate(tuning, out, evaluator, chosen.number)
             write_chosen(tuning, out, result, chosen.number, validation)
             bar.close()
-    finally:
-        save()  # the wall time of an interrupted run counts too
+    except BaseException:
+        with contextlib.suppress(OSError):  # the wall time of an interrupted run counts too, if it can be kept:
+            save()  # the error that stopped the run is the one to tell
+        raise
+    save()
     from somaliland.tune.report import write_report
 
     report = write_report(tuning, out, result, chosen.number if chosen else None, validation, total())
@@ -148,15 +203,20 @@ def validate(tuning: Tuning, out: Path, evaluator: GameEvaluator, number: int) -
     """Play the base and the chosen candidate on the validation seeds, never used in the search."""
     root = out / "validation" / str(tuning.validation_seed)
     trial = trial_folder(out, number)
-    files = {"base": (tuning.map_text, base_documents(tuning)["rules"].unwrap()),
-             f"trial-{number:04d}": ((trial / MAP_FILE).read_text(encoding="utf-8"),
-                                     tomllib.loads((trial / RULES_FILE).read_text(encoding="utf-8")))}
+    try:
+        files = {"base": (tuning.map_text, base_documents(tuning)["rules"].unwrap()),
+                 f"trial-{number:04d}": (read_limited(trial / MAP_FILE, "map").decode("utf-8"),
+                                         load_toml(read_limited(trial / RULES_FILE, "rules file").decode("utf-8"),
+                                                   str(trial / RULES_FILE)))}
+    except (LimitError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise StudyError(str(trial), "(file)", "the chosen candidate's map.toml and rules.toml, as the search wrote "
+                         "them", str(error)[:100]) from None
     found = []
     for name, count in _side_games(tuning, number).items():
         map_text, rules = files[name]
         folder = root / name
         folder.mkdir(parents=True, exist_ok=True)
-        write_text(folder / MAP_FILE, map_text)
+        write_whole(folder / MAP_FILE, map_text)
         games = evaluator.play(folder, MAP_FILE, rules, count, tuning.validation_seed,
                                f"{tuning.name}-validation-{name}")
         found.append((evaluator.estimates(games), errors(folder, count)))
@@ -178,20 +238,26 @@ def write_chosen(tuning: Tuning, out: Path, result: SearchResult, number: int, v
     folder.mkdir(exist_ok=True)
     lines = header(tuning, result, number, validation)
     for name in (MAP_FILE, RULES_FILE):
-        text = (trial_folder(out, number) / name).read_text(encoding="utf-8")
+        text = read_limited(trial_folder(out, number) / name, "map" if name == MAP_FILE else "rules file").decode()
         first, _, rest = text.partition("\n")
         if first.startswith("#:schema"):  # editors read the schema directive on the first line
             text = first + "\n" + "".join(f"# {line}".rstrip() + "\n" for line in lines) + rest
         else:
             text = "".join(f"# {line}".rstrip() + "\n" for line in lines) + text
-        write_text(folder / name, text)
+        write_whole(folder / name, text)
     found = problems(folder / MAP_FILE)
     if found:
         raise StudyError(str(folder / MAP_FILE), "(map check)", "a chosen map that passes the map check", str(found[0]))
 
 
 def _open_folder(tuning: Tuning, tuning_text: str, out: Path):
-    """Lock the tuning folder and check it holds this tuning (or nothing); return the lock's file."""
+    """Lock the tuning folder and check it holds this tuning (or nothing); return the lock's file.
+
+    Raises:
+        StudyError: the folder holds another tuning, or files but no tuning's manifest (nothing is written in it
+            then), or another run is working in it.
+    """
+    _refuse_foreign(out)
     out.mkdir(parents=True, exist_ok=True)
     lock = open(out / ".lock", "a+")
     try:
@@ -208,13 +274,26 @@ def _open_folder(tuning: Tuning, tuning_text: str, out: Path):
     return lock
 
 
+def _refuse_foreign(out: Path) -> None:
+    """Refuse an existing folder that holds files but no tuning's manifest, before anything is written in it (a
+    run killed before it wrote its manifest leaves only the lock)."""
+    if not out.is_dir() or (out / MANIFEST).exists():
+        return
+    others = other_files(out, (".lock",))
+    if others:
+        raise StudyError(str(out), "--out", f"a new or empty folder, or a folder of `tune` (with its {MANIFEST})",
+                         f"a folder holding {others}", FOREIGN_HINT)
+
+
 def _check_manifest(tuning: Tuning, tuning_text: str, out: Path) -> None:
     """Check the folder's manifest names this tuning (or write it), and keep the tuning file as run."""
     manifest = out / MANIFEST
     if manifest.exists():
         try:
-            old = json.loads(manifest.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            text = read_limited(manifest, "tuning manifest").decode("utf-8")
+            check_nesting(text, str(manifest), "json")
+            old = json.loads(text)
+        except (UnicodeDecodeError, json.JSONDecodeError, LimitError) as error:
             raise StudyError(str(manifest), "(file)", "the tuning folder's manifest (JSON)", str(error)[:80],
                              "it is damaged: use another --out, or delete it only if the folder holds this tuning")
         if not isinstance(old, dict) or old.get("fingerprint") != tuning.fingerprint:
@@ -222,7 +301,7 @@ def _check_manifest(tuning: Tuning, tuning_text: str, out: Path) -> None:
                              f"question, search.trials and [validation] may change between runs); use another --out",
                              old.get("source") if isinstance(old, dict) else old)
     else:
-        write_text(manifest, json.dumps({"name": tuning.name, "source": tuning.source,
+        write_whole(manifest, json.dumps({"name": tuning.name, "source": tuning.source,
                                          "fingerprint": tuning.fingerprint, "master_seed": tuning.master_seed,
                                          "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1))
-    write_text(out / "tune.toml", tuning_text)
+    write_whole(out / "tune.toml", tuning_text)

@@ -34,6 +34,7 @@ from somaliland.tune.knobs import Param
 from somaliland.tune.spec import Tuning
 
 STUDY_NAME = "tune"
+DATABASE = "optuna.db"  # the Optuna study's SQLite file in the tuning's folder
 
 
 class Evaluator(Protocol):
@@ -157,7 +158,7 @@ def open_study(tuning: Tuning, out: Path):
     out.mkdir(parents=True, exist_ok=True)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
-    storage = optuna.storages.RDBStorage(f"sqlite:///{(out / 'optuna.db').resolve()}",
+    storage = optuna.storages.RDBStorage(f"sqlite:///{(out / DATABASE).resolve()}",
                                          engine_kwargs={"connect_args": {"timeout": 60}})
     directions = ["minimize"] * (len(steering(tuning.targets)) if tuning.sampler == "nsga2" else 1)
     return optuna.create_study(storage=storage, study_name=STUDY_NAME, directions=directions,
@@ -390,19 +391,48 @@ class Progress:
             self.bar = None
 
 
-def elapsed_store(out: Path) -> tuple[Callable[[], None], Callable[[], float]]:
-    """Return (save, total): save adds this run's wall seconds so far to `out/progress.json`; total reads it."""
+def elapsed_store(out: Path, say: Callable[[str], None] | None = None) -> tuple[Callable[[], None], Callable[[], float]]:
+    """Return (save, total): save adds this run's wall seconds so far to `out/progress.json`; total reads it.
+
+    A damaged `progress.json` (empty, cut short, edited) only loses the time spent before: it is counted as
+    0, said through `say`, and the file is written anew at the next save.
+    """
     path = out / "progress.json"
-    before = json.loads(path.read_text())["seconds"] if path.exists() else 0.0
+    before = _seconds_spent(path, say) if path.exists() else 0.0
     started = time.monotonic()
 
     def save() -> None:
-        from somaliland.tune.candidate import write_text
+        from somaliland.study.store import write_whole
 
-        write_text(path, json.dumps({"seconds": round(before + time.monotonic() - started, 1)}))
+        write_whole(path, json.dumps({"seconds": round(before + time.monotonic() - started, 1)}))
 
     def total() -> float:
         return before + time.monotonic() - started
 
     return save, total
 
+
+
+def _seconds_spent(path: Path, say: Callable[[str], None] | None) -> float:
+    """Return the wall seconds earlier runs spent, as `progress.json` keeps them (0, said, if it is damaged)."""
+    from somaliland.inputs import LimitError, check_nesting, read_limited
+
+    try:
+        text = read_limited(path, "tuning progress").decode("utf-8")
+        check_nesting(text, str(path), "json")
+        seconds = json.loads(text)["seconds"]
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
+            raise ValueError(f"seconds: expected a number of seconds, found {seconds!r}")
+        return float(seconds)
+    except (OSError, LimitError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+        if say is not None:
+            say(f"{path}: damaged ({_why(error)}); the time earlier runs spent is not known: counted as 0 s")
+        return 0.0
+
+
+def _why(error: Exception) -> str:
+    if isinstance(error, KeyError):
+        return f"no {error}"
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error).splitlines()[0][:100] or type(error).__name__

@@ -21,10 +21,11 @@ from typing import Any
 import numpy as np
 
 from somaliland.engine.setup import DEFAULT_MAP
+from somaliland.inputs import LimitError, load_toml
 from somaliland.rules.config import DEFAULT_RULES_FILE, load_rules, rules_from_dict
 from somaliland.rules.errors import RulesConfigError
 from somaliland.study.errors import StudyError
-from somaliland.study.spec import read_utf8
+from somaliland.study.spec import check_name, read_utf8
 from somaliland.tune.knobs import Knob, Param, apply_knob
 from somaliland.tune.measures import FILTERS, MEASURES
 from somaliland.tune.paths import KnobPath, PathError, is_number, number_slots, parse_path, walk
@@ -177,7 +178,7 @@ def load_tuning(path: str | Path) -> Tuning:
         StudyError: any problem, naming the file and the key.
     """
     path = Path(path)
-    return parse_tuning(read_utf8(path, "a readable tuning file"), str(path), path.resolve().parent)
+    return parse_tuning(read_utf8(path, "a readable tuning file", "tuning file"), str(path), path.resolve().parent)
 
 
 def parse_tuning(text: str, source: str, base_dir: Path) -> Tuning:
@@ -185,18 +186,22 @@ def parse_tuning(text: str, source: str, base_dir: Path) -> Tuning:
     import tomlkit
 
     try:
-        doc = tomllib.loads(text)
+        doc = load_toml(text, source)
+    except LimitError as error:
+        raise StudyError(source, error.where, error.expected, error.found) from None
     except tomllib.TOMLDecodeError as error:
         raise StudyError(source, "(syntax)", "valid TOML", str(error)) from None
     _known(source, "", doc, TOP_KEYS)
     master = _int(source, "master_seed", doc.get("master_seed"), 0, 2 ** 63 - 1, "a non-negative integer")
     name, question = doc.get("name", Path(source).stem), doc.get("question", "")
     for key, value in (("name", name), ("question", question)):
-        if not isinstance(value, str) or (key == "name" and not value):
+        if not isinstance(value, str):
             raise StudyError(source, key, "a string", value)
+    check_name(source, name)
     map_path = _file(source, "map", doc.get("map"), base_dir, DEFAULT_MAP)
     rules_path = _file(source, "rules_file", doc.get("rules_file"), base_dir, DEFAULT_RULES_FILE)
-    map_text, rules_text = read_utf8(map_path, "a readable map file"), read_utf8(rules_path, "a readable rules file")
+    map_text = read_utf8(map_path, "a readable map file", "map")
+    rules_text = read_utf8(rules_path, "a readable rules file", "rules file")
     overrides = doc.get("rules", {})
     if not isinstance(overrides, dict):
         raise StudyError(source, "rules", "a table of rules options", overrides)

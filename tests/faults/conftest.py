@@ -39,3 +39,16 @@ def damaged(reference, tmp_path) -> tuple[Path, Path]:
     copy = tmp_path / "out"
     shutil.copytree(out, copy)
     return path, copy
+
+
+@pytest.fixture(scope="session")
+def tuned(tmp_path_factory) -> tuple[Path, Path, dict]:
+    """Return (tuning file, its folder, `tune --json`'s summary) of the toy tuning run without a fault."""
+    from support import tune_json, toy_tuning
+
+    folder = tmp_path_factory.mktemp("tuned")
+    path = toy_tuning(folder)
+    out = folder / "out"
+    code, summary, err = tune_json(path, out)
+    assert code == 0, err
+    return path, out, summary

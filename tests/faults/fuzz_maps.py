@@ -4,9 +4,9 @@ Each mutant is a shipped map (maps/*.toml) or a test map (tests/data/*.toml) wit
 edits: a line deleted, duplicated, swapped or cut short, a value replaced by one of another type or range
 (NaN, inf, huge, negative, a string, a table), a key renamed or added, two points of a ring swapped (a
 self-intersection), a point repeated or moved off the board, a name given a control character or a line
-break, bytes that are not UTF-8, the file cut short, emptied or made huge. Each goes through
-`somaliland map check` (in process) and `somaliland.map.load`; a loaded map is also built into its physics
-board. A located answer starts with the file, names the place (a key path or a line; the whole file only
+break, bytes that are not UTF-8, a value or a key nested 500 deep, the file cut short, emptied, made huge or
+larger than a map may be. Each goes through `somaliland map check` (in process) and `somaliland.map.load`; a
+loaded map is also built into its physics board. A located answer starts with the file, names the place (a key path or a line; the whole file only
 for what concerns the whole file: empty, not UTF-8, top-level keys missing) and the reason
 (`expected ..., found ...`), on one line.
 
@@ -35,8 +35,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path[:0] = [str(ROOT), str(HERE)]  # the checkout, and the fuzzers' shared edits
 
-from mutations import edit_lines, run_fuzz  # noqa: E402
+from mutations import edit_lines, huge, nest_deep, run_fuzz  # noqa: E402
 from somaliland.cli.main import main  # noqa: E402
+from somaliland.inputs import LIMITS  # noqa: E402
 from somaliland.map import MapError, Problem, load, problems  # noqa: E402
 
 VALUES = ["-1", "0", "1", "2", "3", "1.5", "-0.0", "inf", "-inf", "nan", "1e308", "-1e308", "1e-320",
@@ -85,7 +86,11 @@ def mutate(text: str, rng: random.Random) -> bytes:
     if roll < 0.02:
         return text.encode("utf-8") * 40  # a huge file: every table and key again
     if roll < 0.03:
-        return text.encode("utf-8") + b"# " + b"x" * 2_000_000 + b"\n"
+        return text.encode("utf-8") + b"# " + b"x" * 2_000_000 + b"\n"  # huge, and still a map
+    if roll < 0.04:
+        return huge(text.encode("utf-8"), LIMITS["map"])
+    if roll < 0.1:
+        return "\n".join(nest_deep(text.split("\n"), rng)).encode("utf-8")
     for _ in range(rng.randint(1, 3)):
         if rng.random() < 0.3:
             text = _edit_points(text, rng)
@@ -102,7 +107,8 @@ def located(problem: Problem, path: Path) -> bool:
     """Return True if the problem names the file, a place and a reason, on one line."""
     text = str(problem)
     whole_file = problem.path == () and (problem.found in ("an empty file", "a file of comments and blank lines only")
-                                         or "at offset" in problem.found or problem.expected.startswith("key"))
+                                         or "at offset" in problem.found or problem.expected.startswith("key")
+                                         or problem.expected.startswith("a map of at most"))
     return (text.startswith(f"{path}") and ": expected " in text and ", found " in text and "\n" not in text
             and bool(problem.path or problem.line or whole_file))
 

@@ -2,9 +2,10 @@
 
 Each mutant is a shipped study (or the tiny test study) with one to three random edits: a line deleted,
 duplicated, swapped, truncated or added, a value replaced by one of another type or range, a key renamed,
-bytes garbled. Each goes through what `somaliland study run` checks before its first game (`load_study`,
-then the policy factory). A located answer starts with the file and names the place (a key, a cell or a
-line) and the reason (`expected ..., found ...`).
+bytes garbled, a value or a key nested 500 deep, the file made larger than a study file may be. Each goes
+through what `somaliland study run` checks before its first game (`load_study`, then the policy factory). A
+located answer starts with the file and names the place (a key, a cell or a line) and the reason (`expected
+..., found ...`).
 
     python tests/faults/fuzz_specs.py [MUTANTS [SEED]]     # default: 1000 mutants, seed 18
 """
@@ -19,7 +20,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parents[1]), str(HERE.parent)]  # the checkout, and tests/ (scripted players)
 
-from mutations import edit_lines, run_fuzz  # noqa: E402
+from mutations import edit_lines, huge, nest_deep, run_fuzz  # noqa: E402
+from somaliland.inputs import LIMITS  # noqa: E402
 from somaliland.study import StudyError, load_study  # noqa: E402
 from somaliland.study.runner import check_factory  # noqa: E402
 
@@ -53,8 +55,13 @@ def mutate(text: str, rng: random.Random) -> bytes:
     """Return the text with one to three random edits, as bytes (some edits are not UTF-8)."""
     lines = text.split("\n")
     for _ in range(rng.randint(1, 3)):
-        lines = edit_lines(lines, rng, VALUES, LINES, ["-1", "0", "1e9", "0.5", "65"])
+        if rng.random() < 0.05:
+            lines = nest_deep(lines, rng)
+        else:
+            lines = edit_lines(lines, rng, VALUES, LINES, ["-1", "0", "1e9", "0.5", "65"])
     data = "\n".join(lines).encode("utf-8")
+    if rng.random() < 0.02:
+        return huge(data, LIMITS["study file"])
     if rng.random() < 0.05:  # a garbled byte: not UTF-8, or a control character
         k = rng.randrange(len(data) + 1)
         data = data[:k] + bytes([rng.choice([0x00, 0x07, 0xff, 0xc3, 0x80])]) + data[k:]

@@ -1,5 +1,6 @@
 """What the fuzzers share (fuzz_specs.py, fuzz_maps.py): the line edits a hurried or hostile editor makes to a
-file, and the run that counts the answers to many mutated files."""
+file (among them values nested hundreds deep, and files made larger than their kind may be), and the run that
+counts the answers to many mutated files."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 SUFFIXES = ["x", "_", "s", ".0", "Z"]  # appended to a key: a misspelt key
+DEPTH = 500  # levels a hostile edit nests a value or a key (the loaders take 32; TOML's parser recursed on each)
 
 
 def edit_lines(lines: list[str], rng: random.Random, values: list[str], inserts: list[str],
@@ -42,6 +44,24 @@ def edit_lines(lines: list[str], rng: random.Random, values: list[str], inserts:
     else:
         lines = "\n".join(lines)[:rng.randrange(len("\n".join(lines)) + 1)].split("\n")
     return lines
+
+
+def nest_deep(lines: list[str], rng: random.Random) -> list[str]:
+    """Return the lines with one added `DEPTH` deep: nested arrays, nested inline tables, or a dotted key."""
+    kind = rng.randrange(3)
+    if kind == 0:
+        line = "deep = " + "[" * DEPTH + "]" * DEPTH
+    elif kind == 1:
+        line = "deep = " + "{ a = " * DEPTH + "1" + " }" * DEPTH
+    else:
+        line = ".".join(["a"] * DEPTH) + " = 1"
+    lines.insert(rng.randrange(len(lines) + 1), line)
+    return lines
+
+
+def huge(data: bytes, limit: int) -> bytes:
+    """Return the file made larger than `limit` bytes by a comment at its end (a valid file, only too large)."""
+    return data + b"\n# " + b"x" * limit + b"\n"
 
 
 def run_fuzz(mutants: int, seed: int, texts: dict[str, str], mutate: Callable[[str, random.Random], bytes],

@@ -526,8 +526,9 @@
 
   function legend() {
     const box = $("legend"), rows = [];
-    G.seats.forEach((seat, k) => rows.push(`<div><span class="swatch" style="background:${rgb(seat.rgb, 1)}"></span>${seat.colour} (seat ${k}, ${seat.strategy})</div>`));
-    G.board.routes.forEach((r) => rows.push(`<div><span class="swatch" style="background:repeating-linear-gradient(90deg,${r.colour} 0 6px,transparent 6px 9px)"></span>route: ${escape(r.title)}</div>`));
+    // every text from the record or the map goes in through escape(): none of it is markup
+    G.seats.forEach((seat, k) => rows.push(`<div><span class="swatch" style="background:${escape(rgb(seat.rgb, 1))}"></span>${escape(seat.colour)} (seat ${k}, ${escape(seat.strategy)})</div>`));
+    G.board.routes.forEach((r) => rows.push(`<div><span class="swatch" style="background:repeating-linear-gradient(90deg,${escape(r.colour)} 0 6px,transparent 6px 9px)"></span>route: ${escape(r.title)}</div>`));
     rows.push(`<div><span class="swatch" style="text-align:center;color:#fff;font-weight:bold">\u2715</span>pirate port</div>`);
     rows.push(`<div><span class="swatch" style="background:rgba(200,200,200,0.4);border:1px solid #ccc"></span>destination zone</div>`);
     rows.push(`<div>Keys: space play/pause, \u2190 \u2192 step, \u2193 \u2191 turn, Page Up/Down round, Home/End.</div>`);
@@ -540,8 +541,8 @@
     if (!G.final) return;
     $("final").querySelector("tbody").innerHTML = G.final.rows.map((row) => {
       const seat = G.seats.find((s) => s.colour === row.colour);
-      return `<tr class="standing"><td>${row.place}</td><td><span class="swatch" style="background:${seat ? rgb(seat.rgb, 1) : "#888"}"></span>${escape(row.colour)}</td>` +
-        `<td>${row.points}</td><td>${row.full}</td><td>${row.half / 2}</td><td>${row.ransom}</td><td>${row.fulfilled}</td></tr>` +
+      return `<tr class="standing"><td>${escape(row.place)}</td><td><span class="swatch" style="background:${seat ? escape(rgb(seat.rgb, 1)) : "#888"}"></span>${escape(row.colour)}</td>` +
+        `<td>${escape(row.points)}</td><td>${escape(row.full)}</td><td>${escape(row.half / 2)}</td><td>${escape(row.ransom)}</td><td>${escape(row.fulfilled)}</td></tr>` +
         `<tr class="why"><td></td><td colspan="6">why: ${escape(row.reason)}</td></tr>`;
     }).join("");
     const names = G.final.winners.map((w) => G.seats[w] ? G.seats[w].colour : `seat ${w}`);
