@@ -141,12 +141,14 @@ class ResultStore:
                                  f"{study.source} into the folder as study.toml and run again; else use another --out")
             self.repairs.append(f"{manifest}: {problem.key}: expected {problem.expected}, found {problem.found!r}; "
                                 f"rebuilt from {study.source}, which matches the study.toml kept in the folder")
+        code = _played_code(self.out) if _holds_results(self.out) else {}
         write_whole(manifest, json.dumps({
             "name": study.name, "source": study.source,
             "base_dir": os.path.relpath(Path(study.source).resolve().parent, self.out.resolve()),
             "fingerprint": study.fingerprint, "master_seed": study.master_seed,
             "seed_scheme": " ".join(SEED_SCHEME.split("\n\n", 1)[1].split()),
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            **({"code": code} if code else {}),
         }, indent=1))
 
     def _recover(self) -> None:
@@ -514,6 +516,21 @@ def _outcome(row: Any) -> GameOutcome:
                                                  for rows in tables.values())):
         raise ValueError("cell, game, ok or tables of the wrong type")
     return outcome
+
+
+def _played_code(out: Path) -> dict[str, int]:
+    """Return the code versions the kept games' rows record, with their games: a rebuilt manifest's `code`."""
+    counts: dict[str, int] = {}
+    for part in sorted((out / "games").glob("part-*.parquet")):
+        import pyarrow.parquet as pq
+
+        try:
+            column = pq.read_table(part, columns=["code"]).column("code").to_pylist()
+        except (OSError, KeyError, ValueError):  # no code column (older games), or a damaged part set aside later
+            continue
+        for version in filter(None, column):
+            counts[version] = counts.get(version, 0) + 1
+    return counts
 
 
 def read_table(out: str | Path, table: str):
