@@ -55,6 +55,7 @@ LANE = 14.0  # cm: width of the Africa lane along the west and south edges
 CORNER = 8.0  # cm: radius of the lane's rounded inner corner
 TOLERANCE = 0.25  # cm: Douglas-Peucker simplification of the coastlines
 MIN_AREA = 0.3  # cm^2: smaller pieces of land are dropped (a die cannot rest on them)
+PORT_OFFSHORE = 1.5  # cm: a pirate port further than this from the coast (a wide channel moved it) goes onto it
 
 PLACES = {  # lon, lat
     "Suez": (32.55, 29.97), "Alexandria": (29.92, 31.20), "Mombasa": (39.67, -4.05),
@@ -122,8 +123,10 @@ def lands(folder: Path, water) -> list[tuple[str, list]]:
     return out
 
 
-def main(folder: str, channel_half_width: float = CHANNEL_HALF_WIDTH, lane_width: float = LANE) -> None:
-    """Print the default board's map file, with the Red Sea channel and the Africa lane of these widths (cm)."""
+def main(folder: str, channel_half_width: float = CHANNEL_HALF_WIDTH, lane_width: float = LANE,
+         zone_reach: float = 0.0) -> None:
+    """Print the default board's map file, with the Red Sea channel and the Africa lane of these widths (cm), and
+    the Gulf route's two zones reaching `zone_reach` cm further along it (Suez's south, Mombasa's north)."""
     lane, lane_line = africa_lane(lane_width)
     channel = LineString([board_xy(*p) for p in CHANNEL]).buffer(channel_half_width)
     at = {name: board_xy(*p) for name, p in PLACES.items()}
@@ -131,9 +134,10 @@ def main(folder: str, channel_half_width: float = CHANNEL_HALF_WIDTH, lane_width
     mx, my = at["Mombasa"]
     zones = {
         "Suez": ("the Gulf of Suez and its approaches; the Gulf route's north end",
-                 box(at["Suez"][0] - 5, at["Suez"][1] - 8, at["Suez"][0] + 5, at["Suez"][1] + 2)),
+                 box(at["Suez"][0] - 5, at["Suez"][1] - 8 - zone_reach, at["Suez"][0] + 5 + zone_reach / 2,
+                     at["Suez"][1] + 2)),
         "Mombasa": ("the Indian Ocean off Mombasa and Malindi; the Gulf route's south end",
-                    box(mx + 2, my - 1, mx + 14, my + 11)),
+                    box(mx + 2, my - 1, mx + 14 + zone_reach / 2, my + 11 + zone_reach)),
         "Alexandria": ("the Mediterranean off Alexandria, for Europe; the Africa lane's north end",
                        box(0, DEPTH - 14, lane_width, DEPTH - 2)),
         "Dar es Salaam": ("the lane's east end off Dar es Salaam; the Africa route's south end",
@@ -152,8 +156,16 @@ def main(folder: str, channel_half_width: float = CHANNEL_HALF_WIDTH, lane_width
     print('format = 2\nname = "Horn of Africa"\nversion = "2.0"')
     print('author = "Somaliland project (after the lost original board)"\n')
     print(f"[board]\nwidth = {WIDTH}\ndepth = {DEPTH}\nthickness = 0.3")
-    for name, outline in lands(Path(folder), unary_union([lane, channel])):
+    drawn = lands(Path(folder), unary_union([lane, channel]))
+    for name, outline in drawn:
         print(f'\n[[land]]\nname = "{name}"\noutline = [\n{ring_rows(outline)}\n]')
+    coast = unary_union([Polygon(outline) for _, outline in drawn])
+    for name in ("Bosaso", "Eyl", "Hobyo", "Harardhere"):  # a port the channel left out at sea goes to the coast
+        if coast.distance(Point(at[name])) > PORT_OFFSHORE:
+            shore = coast.exterior.interpolate(coast.exterior.project(Point(at[name]))) if coast.geom_type == "Polygon" \
+                else min((g.exterior.interpolate(g.exterior.project(Point(at[name]))) for g in coast.geoms),
+                         key=lambda q: q.distance(Point(at[name])))
+            at[name] = (shore.x, shore.y)
     print("\n# Destination zones: a ship has arrived when it rests inside its leg's zone.")
     for name, (note, shape) in zones.items():
         shape = shape.intersection(box(0, 0, WIDTH, DEPTH))
@@ -185,5 +197,7 @@ if __name__ == "__main__":
     parser.add_argument("--channel", type=float, default=CHANNEL_HALF_WIDTH,
                         help=f"half-width of the Red Sea channel, cm (default {CHANNEL_HALF_WIDTH})")
     parser.add_argument("--lane", type=float, default=LANE, help=f"width of the Africa lane, cm (default {LANE})")
+    parser.add_argument("--zone-reach", type=float, default=0.0,
+                        help="cm the Gulf route's zones reach further along it (default 0)")
     args = parser.parse_args()
-    main(args.gshhg, args.channel, args.lane)
+    main(args.gshhg, args.channel, args.lane, args.zone_reach)

@@ -65,6 +65,11 @@ def run(args: argparse.Namespace) -> int:
     if args.turn is not None and args.round is None:
         raise UsageError("--turn needs --round")
     if args.output is None and args.top_down is None and args.html is None:
+        from somaliland.engine.record import decode_at, read_record
+        from somaliland.engine.setup import setup_from_header
+
+        head = read_record(args.record)[0]  # a record verify refuses is refused first, with its line
+        setup_from_header(decode_at(head, 1, str(args.record)).event, str(args.record))
         _check_display(args.record)
     world = None
     if args.map is not None:

@@ -7,6 +7,7 @@ before, counted as 0.
 """
 
 import shutil
+import time
 
 import pytest
 from support import tune_json
@@ -33,7 +34,9 @@ def test_damaged_tune_state_is_recovered_with_one_warning(tuned, tmp_path, case)
     copy = tmp_path / "out"
     shutil.copytree(out, copy)
     damage(copy / name)
+    started = time.monotonic()
     code, summary, err = tune_json(path, copy)
+    elapsed = time.monotonic() - started
     assert code == 0, err
     assert err.count("\n") == 1 and err.startswith(f"somaliland tune: {copy / name}: {said}"), err
     assert summary["played_now"] == 0  # every game was found in the candidates' folders
@@ -42,4 +45,5 @@ def test_damaged_tune_state_is_recovered_with_one_warning(tuned, tmp_path, case)
     if name == "optuna.db":
         assert (copy / "optuna.db.damaged").exists()  # kept, set aside, not deleted
     else:
-        assert summary["seconds"] < whole["seconds"]  # the time before is lost, and only that
+        # the time spent before is lost (the total counts this run alone), and only that (the trials are kept)
+        assert summary["seconds"] <= elapsed + 0.5

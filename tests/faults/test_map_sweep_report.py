@@ -48,8 +48,9 @@ def tables(*cells):
 
 
 def contract(board, value, full, net, n, strategy="ev", k=2):
-    return [{"map": board, "cell": 0, "players": k, "value": value, "full_route": full, "ships": 2,
-             "points": max(net, 0.0), "ransom": max(-net, 0.0), "fulfilled": net > 0, "strategy": strategy}] * n
+    return [{"map": board, "cell": 0, "game": g, "players": k, "value": value, "full_route": full, "ships": 2,
+             "points": max(net, 0.0), "ransom": max(-net, 0.0), "fulfilled": net > 0, "strategy": strategy}
+            for g in range(n)]
 
 
 def test_a_band_with_too_few_contracts_says_so_with_both_counts():
@@ -64,7 +65,8 @@ def test_a_band_with_too_few_contracts_says_so_with_both_counts():
 def test_a_player_count_with_no_band_to_compare_is_not_left_out():
     rows = contract("horn", 32, True, 5.0, 3) + contract("horn", 32, False, 15.0, 2)
     (text,) = routes_answer(pd.DataFrame(rows), cell(0, "horn")[1])
-    assert text.startswith("**2 players: round Africa and Gulf of Aden not compared, too few sailed contracts** — "
+    assert text.startswith("**2 players (100 games): round Africa and Gulf of Aden not compared, too few sailed "
+                           "contracts** — "
                            "30-39: too few contracts to compare (Gulf of Aden 3, round Africa 2; at least 10 each);")
 
 
@@ -88,8 +90,8 @@ def test_a_rules_option_swept_over_two_maps_is_answered_per_map():
     # pooled, the maps would show +15 points; each map answers alone
     assert horn.startswith("**2 players, on horn, pirate_targets = full_route against any_route: more points** — "
                            "points per player +33.0 vs +3.0")
-    assert straits.startswith("**2 players, on straits, pirate_targets = full_route against any_route: no "
-                              "significant change in points** — points per player +3.0 vs +3.0")
+    assert straits.startswith("**2 players, on straits, pirate_targets = full_route against any_route: points "
+                              "consistent with no change** — points per player +3.0 vs +3.0")
 
 
 def test_the_map_itself_is_compared_across_maps():
@@ -140,8 +142,8 @@ def test_a_played_map_sweep_reports_each_map_on_its_own(tmp_path):
     bullets = [line for line in answer.splitlines() if line.startswith("- **")]
     routes = [b for b in bullets if "too few contracts to compare (" in b]  # 3 games a map: too few everywhere
     assert [b.split("**")[1] for b in routes] == [
-        "2 players, on relabelled: open ocean and the Strait not compared, too few sailed contracts",
-        "2 players, on tiny: west passage and east passage not compared, too few sailed contracts"]
+        "2 players, on relabelled (3 games): open ocean and the Strait not compared, too few sailed contracts",
+        "2 players, on tiny (3 games): west passage and east passage not compared, too few sailed contracts"]
     assert [b.split("**")[1] for b in bullets if "Who played" in b] == ["Who played, on relabelled",
                                                                        "Who played, on tiny"]
 
