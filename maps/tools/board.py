@@ -51,6 +51,7 @@ KEEP = {"1": "Africa", "0-E": "Arabia", "153": "Socotra", "415": "Masirah", "468
 CHANNEL = [(32.5, 30.3), (32.6, 29.6), (33.3, 28.4), (34.2, 27.4), (35.6, 25.0), (37.8, 21.4), (40.2, 17.7),
            (42.4, 14.6), (43.3, 12.8), (44.0, 12.2), (45.5, 12.2)]  # lon, lat: Suez to the Gulf of Aden
 CHANNEL_HALF_WIDTH = 4.0  # cm: 8 cm of open water from Suez to the Gulf of Aden
+STRAIT = 7  # CHANNEL's point (42.4 E, 14.6 N) where the Red Sea ends and Bab-el-Mandeb begins
 LANE = 14.0  # cm: width of the Africa lane along the west and south edges
 CORNER = 8.0  # cm: radius of the lane's rounded inner corner
 TOLERANCE = 0.25  # cm: Douglas-Peucker simplification of the coastlines
@@ -124,11 +125,15 @@ def lands(folder: Path, water) -> list[tuple[str, list]]:
 
 
 def main(folder: str, channel_half_width: float = CHANNEL_HALF_WIDTH, lane_width: float = LANE,
-         zone_reach: float = 0.0) -> None:
-    """Print the default board's map file, with the Red Sea channel and the Africa lane of these widths (cm), and
-    the Gulf route's two zones reaching `zone_reach` cm further along it (Suez's south, Mombasa's north)."""
+         zone_reach: float = 0.0, strait_half_width: float | None = None) -> None:
+    """Print the default board's map file, with the Red Sea channel and the Africa lane of these widths (cm), the
+    channel from Bab-el-Mandeb on `strait_half_width` either side (the channel's own by default), and the Gulf
+    route's two zones reaching `zone_reach` cm further along it (Suez's south, Mombasa's north)."""
     lane, lane_line = africa_lane(lane_width)
     channel = LineString([board_xy(*p) for p in CHANNEL]).buffer(channel_half_width)
+    if strait_half_width is not None and strait_half_width != channel_half_width:
+        channel = unary_union([LineString([board_xy(*p) for p in CHANNEL[:STRAIT + 1]]).buffer(channel_half_width),
+                               LineString([board_xy(*p) for p in CHANNEL[STRAIT:]]).buffer(strait_half_width)])
     at = {name: board_xy(*p) for name, p in PLACES.items()}
     gulf = [board_xy(*p) for p in GULF_LINE]
     mx, my = at["Mombasa"]
@@ -199,5 +204,7 @@ if __name__ == "__main__":
     parser.add_argument("--lane", type=float, default=LANE, help=f"width of the Africa lane, cm (default {LANE})")
     parser.add_argument("--zone-reach", type=float, default=0.0,
                         help="cm the Gulf route's zones reach further along it (default 0)")
+    parser.add_argument("--strait", type=float, default=None,
+                        help="half-width of the channel from Bab-el-Mandeb into the Gulf of Aden, cm (default: --channel)")
     args = parser.parse_args()
-    main(args.gshhg, args.channel, args.lane, args.zone_reach)
+    main(args.gshhg, args.channel, args.lane, args.zone_reach, args.strait)
