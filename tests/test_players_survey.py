@@ -18,7 +18,8 @@ from somaliland.map import default_map, load
 from somaliland.map.model import Land
 from somaliland.players.aim import Spread
 from somaliland.players.hazards import AimWeights
-from somaliland.players.survey import (CONVOY, LegSurvey, convoy_runs, convoy_size, leg_seed, map_digest, measured_odds,
+from somaliland.players.legs import LegSurvey, measured_odds
+from somaliland.players.survey import (CONVOY, convoy_runs, convoy_size, leg_seed, map_digest,
                                        sea_rules, survey)
 from somaliland.errors import UsageError
 from somaliland.rules import RulesConfig

@@ -207,7 +207,7 @@ def code_version() -> str:
     Read when this module was imported, after the modules a game runs (the game loop, the strategies, the
     search), which a study's processes import before their first game and pool workers forked from them
     inherit: a file edited while a study runs neither relabels the games of a process that still runs the code it
-    loaded nor is run under the old label (as `survey.code_digest` does for the surveys). A module a game first
+    loaded nor is run under the old label (as `survey_file.code_digest` does for the surveys). A module a game first
     imports later (a strategy named by a custom factory) is not covered."""
     return _CODE
 
