@@ -1,6 +1,8 @@
 """Study runs on local worker processes: one row per game and seat, replays, errors kept with their seeds."""
 
+import concurrent.futures as cf
 import json
+from dataclasses import replace
 import subprocess
 import sys
 
@@ -146,6 +148,44 @@ def test_a_physics_sweep_plays_each_cell_at_its_setting_and_replays_it(tmp_path)
                           cwd=ROOT, env={"PYTHONPATH": str(ROOT / "tests"), "PATH": ""})
     assert proc.returncode == 0 and "the replay matches it" in proc.stdout, proc.stdout + proc.stderr
     assert json.loads(record.read_text().splitlines()[0])["physics"]["rate_hz"] == 480
+
+
+class Recording(cf.ThreadPoolExecutor):
+    """A thread pool that notes what it was given and when each piece finished."""
+
+    def __init__(self, log: list) -> None:
+        super().__init__(max_workers=2)
+        self.log = log
+
+    def submit(self, fn, *args, **kwargs):
+        self.log.append(("submit", fn.__name__))
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(lambda _: self.log.append(("done", fn.__name__)))
+        return future
+
+
+def test_the_surveys_the_games_play_by_are_made_once_before_any_game(tmp_path, monkeypatch):
+    """A worker's first game must not wait for the players' survey of the map: the runner has each distinct
+    seat's survey made (on the workers, in parallel) and kept on disk before it hands out a game."""
+    monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path / "cache"))
+    path = tiny_study(tmp_path, games=2, factory="", strategy='["ev", "bold"]', sweep="",
+                      extra="params = { voyages = 2 }\n")
+    path.write_text(path.read_text().replace('policy_factory = ""\n', ""))
+    study = load_study(path)
+    log: list = []
+    summary = run_study(study, path.read_text(), tmp_path / "out", lambda: Recording(log), 2, progress=False)
+    assert (summary.played, summary.errors) == (2, 0)
+    first_game = log.index(("submit", "play_task"))
+    assert log[:first_game] == [("submit", "prepare_survey")] * 2 + [("done", "prepare_survey")] * 2
+    assert len(list((tmp_path / "cache" / "surveys").glob("*.json"))) == 2  # ev's and bold's, for every worker
+    log.clear()
+    more = load_study(path)
+    run_study(replace(more, games_per_cell=3), path.read_text(), tmp_path / "out", lambda: Recording(log), 2,
+              progress=False)
+    assert log.count(("submit", "prepare_survey")) == 2 and log.count(("submit", "play_task")) == 1
+    log.clear()
+    run_study(more, path.read_text(), tmp_path / "out", lambda: Recording(log), 2, progress=False)
+    assert log == []  # nothing left to play: no survey made either
 
 
 def test_a_game_that_raises_is_kept_as_an_error_with_its_seed(tmp_path):
