@@ -384,9 +384,16 @@ def test_the_draft_and_routes_of_search_price_voyages_thrown_by_its_own_search(r
     counted = CountingSearch(search)
     own = search.survey(WORLD, config)
     throws = sum(leg.throws for leg in own.legs)
-    assert counted.calls >= throws > 0  # every lone throw was its choice (its convoys are the aim's)
+    assert counted.calls == throws > 0  # every lone throw was its choice, and nothing else was
     ev = make_policy("ev", roller, voyages=3).survey(WORLD, config)
     assert [leg.made_good for leg in own.legs] != [leg.made_good for leg in ev.legs]
+    # what company costs is the aim's convoys' measure (the same survey ev sails), set against the aim's lone
+    # voyages and applied to the search's own
+    convoys = ("company", "convoy_ships", "convoy_arrived", "convoy_turns", "convoy_lost", "convoy_sunk")
+    for mine, aim in zip(own.legs, ev.legs):
+        assert [getattr(mine, f) for f in convoys] == [getattr(aim, f) for f in convoys]
+        assert mine.slowing == aim.slowing
+        assert mine.convoy_alone == (None if mine.arrivals == aim.arrivals else aim.arrivals)
     weaker = make_policy("search", roller, search_samples=4, voyages=3)  # one candidate: the aim's best, as ev
     assert weaker.survey(WORLD, config) == ev and weaker.survey(WORLD, config) is not ev  # keyed by its strength
 
