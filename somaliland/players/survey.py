@@ -143,7 +143,8 @@ def _kept(key: str, world: Map, at_sea: RulesConfig, voyages: int, sail: Callabl
     """
     legs = tuple((r.name, d) for r in world.routes for d in Direction)
     turns = at_sea.turns_per_round
-    limit = 4096 + len(legs) * (4096 + 100 * turns * (voyages + 1))  # bytes: a few numbers a turn of each voyage
+    # bytes: the key (escaped), and a few numbers a turn of each voyage on each leg
+    limit = 4096 + 2 * len(key) + len(legs) * (4096 + 100 * turns * (voyages + 1))
     path = survey_file.path_for(key)
     with survey_file.sailing_alone(path):
         found = survey_file.read(path, key, limit, lambda content: from_document(content, legs, turns, voyages))
@@ -156,7 +157,7 @@ def _kept(key: str, world: Map, at_sea: RulesConfig, voyages: int, sail: Callabl
 def _sail(roller: Roller, world: Map, at_sea: RulesConfig, spread: Spread, weights: AimWeights, tumble: float,
           voyages: int, thrower: Thrower | None, digest: str, aim: Survey | None) -> Survey:
     """Return the survey sailed under the rules at sea, with its CPU: lone voyages on every leg, and convoys on
-    every route unless the aim's survey (`aim`, for a thrower) gives them."""
+    every route unless the aim's survey (`aim`, for a thrower) gives them (its CPU is then the lone voyages')."""
     started = time.process_time()
     model = calibrate(roller, at_sea.die_size, at_sea.die_mass, tumble=tumble)
     with practice_roller(roller) as own:  # full physics whatever the game's fidelity
@@ -167,11 +168,15 @@ def _sail(roller: Roller, world: Map, at_sea: RulesConfig, spread: Spread, weigh
                                    {d: lone[r.name, d].odds(None) for d in Direction})
             for r in world.routes}
     company = 2 * convoy_size(voyages) - 1
-    legs = tuple(_leg_survey(world, at_sea, r, d, voyages, lone[r.name, d], convoys[r.name][d], company)
-                 if aim is None else _with_convoys(_leg_survey(world, at_sea, r, d, voyages, lone[r.name, d], _Log(),
-                                                               company), aim.leg(r.name, d))
-                 for r in world.routes for d in Direction)
-    return Survey(legs, time.process_time() - started)
+    legs = []
+    for r in world.routes:
+        for d in Direction:
+            if aim is None:
+                legs.append(_leg_survey(world, at_sea, r, d, voyages, lone[r.name, d], convoys[r.name][d], company))
+            else:
+                alone = _leg_survey(world, at_sea, r, d, voyages, lone[r.name, d], _Log(), company)
+                legs.append(_with_convoys(alone, aim.leg(r.name, d)))
+    return Survey(tuple(legs), time.process_time() - started)
 
 
 def _with_convoys(leg: LegSurvey, aim: LegSurvey) -> LegSurvey:

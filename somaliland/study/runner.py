@@ -160,7 +160,7 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
     isolating: set[tuple[int, int]] = set()
     try:
         if todo:
-            executor = _prepare_surveys(survey_tasks(study, store.done), executor, make_executor, say)
+            executor = _prepare_surveys(survey_tasks(study, store.done), executor, make_executor, say, progress)
         bar = _bar(study.total_games, before, progress)  # after the surveys: its pace is the games'
         while todo or suspects or running:
             limit, source = (1, suspects) if isolating else (2 * workers, todo)
@@ -230,7 +230,7 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
 
 
 def _prepare_surveys(needs: list[SurveyTask], executor: cf.Executor, make_executor: ExecutorFactory,
-                     say: Callable[[str], None] | None) -> cf.Executor:
+                     say: Callable[[str], None] | None, progress: bool = False) -> cf.Executor:
     """Make the surveys the games will play by, on the workers, before any game: each once, in parallel, kept on
     disk where every worker (and a later run) reads it, so no worker's first game waits for one. Return the
     executor to play the games on (a new one if a worker died here).
@@ -242,6 +242,7 @@ def _prepare_surveys(needs: list[SurveyTask], executor: cf.Executor, make_execut
     futures = [executor.submit(prepare_survey, need) for need in needs]
     spent = 0.0
     broken = False
+    bar = _bar(len(needs), 0, progress and bool(needs), "survey", "the players' surveys of the map")
     for future in cf.as_completed(futures):
         try:
             spent += future.result()
@@ -249,6 +250,10 @@ def _prepare_surveys(needs: list[SurveyTask], executor: cf.Executor, make_execut
             broken = True
         except Exception:  # noqa: BLE001 - the games that need it raise the same error, recorded with their seeds
             pass
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
     if broken:
         _shutdown(executor, wait=False)
         executor = make_executor()
@@ -330,10 +335,11 @@ def _worker_died(task: GameTask, error: BaseException, attempts: int) -> GameOut
     return GameOutcome(task.cell, task.game, task.setup.seed, False, {"errors": [row]}, 0.0, "")
 
 
-def _bar(total: int, initial: int, show: bool):
+def _bar(total: int, initial: int, show: bool, unit: str = "game", what: str = ""):
     if not show:
         return None
     from tqdm import tqdm
 
-    return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, dynamic_ncols=True, mininterval=1.0,
-                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} games [{elapsed} elapsed, {remaining} left{postfix}]")
+    return tqdm(total=total, initial=initial, unit=unit, file=sys.stderr, dynamic_ncols=True, mininterval=1.0,
+                desc=what or None, bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} " + unit + "s [{elapsed} elapsed, "
+                "{remaining} left{postfix}]")
