@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import pickle
 import shutil
 from pathlib import Path
@@ -212,3 +213,22 @@ def test_the_code_digest_follows_the_code_that_sails_a_survey(tmp_path):
         (tmp_path / related).write_text("# edited\n")
         assert survey_file.digest_sources(tmp_path) != before, related
         before = survey_file.digest_sources(tmp_path)
+
+
+@pytest.mark.parametrize("planted", ["a link to a file elsewhere", "a named pipe"])
+def test_a_link_or_a_pipe_in_place_of_a_file_is_not_followed_nor_waited_on(roller, cache, capfd, tmp_path, planted):
+    cache()
+    first = make_policy("ev", roller, voyages=2).survey(WORLD, CONFIG)
+    [path] = kept(cache.folder)
+    elsewhere = tmp_path / "elsewhere.json"
+    shutil.copyfile(path, elsewhere)  # a whole survey file, but not in the folder
+    path.unlink()
+    if planted == "a named pipe":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(elsewhere)
+    capfd.readouterr()
+    sailed = cache()
+    assert make_policy("ev", roller, voyages=2).survey(WORLD, CONFIG) == first and sailed == [None]
+    assert capfd.readouterr().err.count("\n") == 1
+    assert path.is_file() and not path.is_symlink() and elsewhere.read_bytes() != b""  # replaced, not written through

@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import secrets
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from functools import cache
@@ -95,21 +96,30 @@ def read(path: Path, key: str, limit: int, decode: Callable[[Any], T]) -> T | No
         decode: returns the survey a file's content holds, checked; raises ValueError saying what is wrong.
     """
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(limit + 1)
+        data = _read_regular(path, limit + 1)
     except (FileNotFoundError, NotADirectoryError):  # none kept (or no folder to keep it in: `write` says so)
         return None
     except OSError as error:
         _warn(path, f"cannot be read ({error.strerror or error})")
         return None
     try:
+        if data is None:
+            raise ValueError("not a regular file")
         return decode(_checked(data, key, limit))
     except ValueError as error:
         _warn(path, str(error))
         return None
 
 
-def _checked(data: bytes, key: str, limit: int) -> dict[str, Any]:
+def _read_regular(path: Path, most: int) -> bytes | None:
+    """Return at most `most` bytes of the file at `path`, or None if it is not a regular file. A symbolic link is
+    not followed (an OSError) and a named pipe not waited on: the folder may hold anything."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as fh:
+        return fh.read(most) if stat.S_ISREG(os.fstat(fd).st_mode) else None
+
+
+def _checked(data: bytes, key: str, limit: int) -> Any:
     """Return a file's content if its bytes are a whole document of this format, key and code; else raise."""
     if len(data) > limit:
         raise ValueError(f"larger than a survey of its key can be ({limit:,} bytes)")
@@ -123,11 +133,11 @@ def _checked(data: bytes, key: str, limit: int) -> dict[str, Any]:
         raise ValueError("made for another survey or by other code")
     try:
         whole = document.get("sha256") == content_digest(document)
-    except ValueError:  # a number JSON cannot write back (NaN, infinity)
+    except (ValueError, RecursionError):  # a number JSON cannot write back (NaN, infinity), or nesting too deep
         whole = False
     if not whole:
         raise ValueError("its content does not match its SHA-256 (damaged or edited)")
-    return document["content"]
+    return document.get("content")
 
 
 def write(path: Path, key: str, content: dict[str, Any]) -> None:
@@ -160,7 +170,8 @@ def sailing_alone(path: Path) -> Iterator[None]:
     folder cannot be written (each process then sails its own)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        lock = open(path.with_suffix(".lock"), "a+b")  # noqa: SIM115 - held until the survey is kept
+        # not through a symbolic link planted in its place
+        lock = os.fdopen(os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666), "r+b")
     except OSError:
         yield
         return
