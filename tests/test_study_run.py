@@ -188,6 +188,31 @@ def test_the_surveys_the_games_play_by_are_made_once_before_any_game(tmp_path, m
     assert log == []  # nothing left to play: no survey made either
 
 
+def test_a_cluster_without_workers_stops_the_run_while_the_surveys_wait(tmp_path, monkeypatch):
+    """The surveys made before the games are watched as the games are: a cluster with no worker for longer than
+    the run waits stops it with its one located error, the surveys it waited for cancelled."""
+    from somaliland.study.errors import StudyError
+
+    class Never(cf.Executor):  # a cluster with no worker: nothing submitted ever runs
+        def __init__(self) -> None:
+            self.given: list[cf.Future] = []
+
+        def submit(self, fn, /, *args, **kwargs):
+            self.given.append(cf.Future())
+            return self.given[-1]
+
+    monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path / "cache"))
+    path = tiny_study(tmp_path, games=2, factory="", strategy='"ev"', sweep="", extra="params = { voyages = 2 }\n")
+    path.write_text(path.read_text().replace('policy_factory = ""\n', ""))
+    never = Never()
+    said = []
+    with pytest.raises(StudyError, match="expected a Dask worker to play the games, found 'none for 0 s'"):
+        run_study(load_study(path), path.read_text(), tmp_path / "out", lambda: never, 1, progress=False,
+                  cluster_threads=lambda: 0, worker_wait_s=0.2, say=said.append)
+    assert said == ["no worker left in the cluster: waiting up to 0 s for one to join"]
+    assert len(never.given) == 1 and never.given[0].cancelled()  # the one survey (ev's), cancelled
+
+
 def test_a_game_that_raises_is_kept_as_an_error_with_its_seed(tmp_path):
     path = tiny_study(tmp_path, games=2, factory="test_study_support:failing_factory",
                       sweep='"seat.1.strategy" = ["somalia", "boom"]')

@@ -160,7 +160,8 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
     isolating: set[tuple[int, int]] = set()
     try:
         if todo:
-            executor = _prepare_surveys(survey_tasks(study, store.done), executor, make_executor, say, progress)
+            executor = _prepare_surveys(survey_tasks(study, store.done), executor, make_executor, say, progress,
+                                        watch, len(todo))
         bar = _bar(study.total_games, before, progress)  # after the surveys: its pace is the games'
         while todo or suspects or running:
             limit, source = (1, suspects) if isolating else (2 * workers, todo)
@@ -230,30 +231,45 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
 
 
 def _prepare_surveys(needs: list[SurveyTask], executor: cf.Executor, make_executor: ExecutorFactory,
-                     say: Callable[[str], None] | None, progress: bool = False) -> cf.Executor:
+                     say: Callable[[str], None] | None, progress: bool, watch: _ClusterWatch | None,
+                     games: int) -> cf.Executor:
     """Make the surveys the games will play by, on the workers, before any game: each once, in parallel, kept on
     disk where every worker (and a later run) reads it, so no worker's first game waits for one. Return the
     executor to play the games on (a new one if a worker died here).
 
     A survey that fails is left to the games, which record the error with their seeds; a worker that dies here
-    costs nothing but the pool (made again).
+    costs nothing but the pool (made again). A cluster is watched as while the games run (`_ClusterWatch`, told
+    the `games` still to play): with no worker for too long the run stops.
+
+    Raises:
+        StudyError: the cluster's scheduler no longer answers or it has had no worker for too long (the surveys
+            still being made are cancelled).
     """
     started = time.monotonic()
-    futures = [executor.submit(prepare_survey, need) for need in needs]
+    pending = {executor.submit(prepare_survey, need) for need in needs}
     spent = 0.0
     broken = False
     bar = _bar(len(needs), 0, progress and bool(needs), "survey", "the players' surveys of the map")
-    for future in cf.as_completed(futures):
-        try:
-            spent += future.result()
-        except cf.BrokenExecutor:
-            broken = True
-        except Exception:  # noqa: BLE001 - the games that need it raise the same error, recorded with their seeds
-            pass
+    try:
+        while pending:
+            finished, pending = cf.wait(pending, timeout=None if watch is None else WATCH_S,
+                                        return_when=cf.FIRST_COMPLETED)
+            if watch is not None:
+                watch.check(games)
+            for future in finished:
+                try:
+                    spent += future.result()
+                except cf.BrokenExecutor:
+                    broken = True
+                except Exception:  # noqa: BLE001 - the games that need it raise the same error, with their seeds
+                    pass
+                if bar is not None:
+                    bar.update(1)
+    finally:
+        for future in pending:
+            future.cancel()
         if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
+            bar.close()
     if broken:
         _shutdown(executor, wait=False)
         executor = make_executor()
