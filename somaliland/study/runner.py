@@ -158,10 +158,12 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
     running: dict[cf.Future, GameTask] = {}
     suspects: deque[GameTask] = deque()  # in flight when a pool broke: rerun one at a time to find the killer
     isolating: set[tuple[int, int]] = set()
+    surveyed = False  # a run stopped while surveying does not wait for the survey being made
     try:
         if todo:
             executor = _prepare_surveys(survey_tasks(study, store.done), executor, make_executor, say, progress,
                                         watch, len(todo))
+        surveyed = True
         bar = _bar(study.total_games, before, progress)  # after the surveys: its pace is the games'
         while todo or suspects or running:
             limit, source = (1, suspects) if isolating else (2 * workers, todo)
@@ -220,7 +222,7 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
         try:
             for future in running:
                 future.cancel()
-            _shutdown(executor, wait=not running)
+            _shutdown(executor, wait=not running and surveyed)
         except Exception:  # a Dask client whose scheduler is gone cannot cancel: nothing is left to stop then
             pass
         store.close()
