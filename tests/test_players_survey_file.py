@@ -159,6 +159,26 @@ def test_another_surveys_file_under_this_name_is_not_taken_for_it(roller, cache,
     assert "made for another survey" in capfd.readouterr().err
 
 
+def test_a_survey_sailed_on_another_kind_of_machine_is_not_read_here(roller, cache, capfd, monkeypatch):
+    """A cache shared by a cluster's machines: a survey is read back only where the fingerprint (SIMD level, C
+    library, package versions) is the one it was sailed with; elsewhere it is sailed again, quietly, beside it."""
+    cache()
+    first = make_policy("ev", roller, voyages=2).survey(WORLD, CONFIG)
+    [here] = kept(cache.folder)
+    this_machine = survey_file.machine
+    monkeypatch.setattr(survey_file, "machine", lambda: '{"simd": "another"}')
+    capfd.readouterr()
+    sailed = cache()
+    assert make_policy("ev", roller, voyages=2).survey(WORLD, CONFIG) == first and sailed == [None]
+    assert capfd.readouterr().err == "" and len(kept(cache.folder)) == 2
+    [there] = [p for p in kept(cache.folder) if p != here]
+    shutil.copyfile(there, here)  # the other machine's file under this machine's name
+    monkeypatch.setattr(survey_file, "machine", this_machine)
+    sailed = cache()
+    assert make_policy("ev", roller, voyages=2).survey(WORLD, CONFIG) == first and sailed == [None]
+    assert "on another kind of machine" in capfd.readouterr().err
+
+
 def test_a_folder_that_cannot_keep_surveys_costs_one_warning_and_the_game_goes_on(roller, cache, capfd, monkeypatch,
                                                                                    tmp_path):
     blocked = tmp_path / "a-file"

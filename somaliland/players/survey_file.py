@@ -3,11 +3,12 @@
 A survey costs seconds (the aim's) to a minute (the search's) of physics, and every process that plays would
 otherwise sail it again. So each is kept in `$SOMALILAND_CACHE/surveys` (default ~/.cache/somaliland/surveys),
 named by a digest of its key (`path_for`): the map's geometry, the rules at sea, the aim, the hand model, the
-physics settings, the voyages, a thrower's own parameters, and the code that sails it (`code_digest`).
+physics settings, the voyages, a thrower's own parameters, the code that sails it (`code_digest`) and the kind
+of machine it runs on (`machine`).
 
 The cache is untrusted: anyone who can write the folder can put anything there. So a file is data only (JSON,
 never pickle: nothing in it can run), bounded in size before it is read, and read back only if it is whole
-and ours: its format, its key and code digest as asked, a SHA-256 of its content that matches, and a content
+and ours: its format, its key, code digest and machine as asked, a SHA-256 of its content that matches, and a content
 that passes its schema (`legs.from_document`). Anything else (cut short, edited, another survey's file under
 this name, an old pickle, garbage) costs sailing the survey again, with one warning line on standard error,
 and the file is replaced. A file is written under a temporary name and renamed over the old one
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from physics.fast import cache_root
+from somaliland.machine import fingerprint
 
 FORMAT = "somaliland survey"
 VERSION = 2  # of the file format; 1 was a pickle, never read
@@ -73,9 +75,22 @@ def code_digest() -> str:
     return _CODE
 
 
+@cache
+def machine() -> str:
+    """Return the kind of machine a survey is sailed on, as text: its fingerprint but the CPU's model name (the SIMD
+    level, the C library's maths, the Python and numeric packages' versions: `somaliland.machine`).
+
+    A survey is read back only on the kind of machine that sailed it: a game's last bits may differ between
+    kinds (README, Determinism), and a survey sailed on another would make this machine's games differ from what
+    a fresh process here plays and verifies.
+    """
+    return json.dumps({k: v for k, v in fingerprint().items() if k != "cpu"}, sort_keys=True)
+
+
 def path_for(key: str) -> Path:
-    """Return where the survey of this key (its text) is kept: a digest of the format, the code and the key."""
-    name = hashlib.sha256(f"{VERSION}|{_CODE}|{key}".encode()).hexdigest()[:32]
+    """Return where the survey of this key (its text) is kept: a digest of the format, the code, the kind of
+    machine and the key."""
+    name = hashlib.sha256(f"{VERSION}|{_CODE}|{machine()}|{key}".encode()).hexdigest()[:32]
     return survey_folder() / f"{name}.json"
 
 
@@ -129,8 +144,8 @@ def _checked(data: bytes, key: str, limit: int) -> Any:
         raise ValueError("not a JSON document (cut short, damaged, or another kind of file)") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") != VERSION:
         raise ValueError(f"not a survey file of version {VERSION}")
-    if document.get("key") != key or document.get("code") != _CODE:
-        raise ValueError("made for another survey or by other code")
+    if document.get("key") != key or document.get("code") != _CODE or document.get("machine") != machine():
+        raise ValueError("made for another survey, by other code or on another kind of machine")
     try:
         whole = document.get("sha256") == content_digest(document)
     except (ValueError, RecursionError):  # a number JSON cannot write back (NaN, infinity), or nesting too deep
@@ -146,7 +161,8 @@ def write(path: Path, key: str, content: dict[str, Any]) -> None:
     A failure (a full disk, a folder that cannot be written) only costs later processes the survey: one warning
     line says so.
     """
-    document = {"format": FORMAT, "version": VERSION, "key": key, "code": _CODE, "content": content}
+    document = {"format": FORMAT, "version": VERSION, "key": key, "code": _CODE, "machine": machine(),
+                "content": content}
     document["sha256"] = content_digest(document)
     tmp = None
     try:
