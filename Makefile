@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup clean xvfb chromium
+.PHONY: run test setup surveys clean xvfb chromium
 
 # constraints.txt pins every package to the versions the results were pinned with (README, Determinism).
 $(STAMP): pyproject.toml constraints.txt
@@ -32,7 +32,13 @@ chromium:
 	      || echo "make: could not install chromium (offline?): the HTML replay's browser test will be skipped"; \
 	  else echo "make: chromium is missing and we are not root: the HTML replay's browser test will be skipped"; fi; }
 
-setup: $(STAMP) xvfb chromium
+# The players' surveys of the default map (ev, bold and cautious at the default skill), sailed once and kept in
+# $$SOMALILAND_CACHE/surveys (default ~/.cache/somaliland/surveys): the first game of every later process starts
+# at once. Any other survey (another map, strategy or skill) is sailed on first use and kept the same way.
+surveys: $(STAMP)
+	$(BIN)/somaliland map survey
+
+setup: $(STAMP) xvfb chromium surveys
 
 ## Quick start 1: set up and play a whole 4-player game on the default board, keeping its record.
 run: $(STAMP)

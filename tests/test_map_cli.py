@@ -181,3 +181,24 @@ def test_measure_adds_voyages_while_two_maps_figures_overlap_up_to_the_cap(tmp_p
 def test_measure_refuses_a_cap_below_the_first_count():
     out = run("map", "measure", "tiny", "tiny", "--voyages", "8", "--max-voyages", "4")
     assert out.returncode == 2 and "--max-voyages 4 is fewer than --voyages 8" in out.stderr
+
+
+def test_survey_sails_the_players_surveys_once_and_later_runs_read_them(tmp_path, monkeypatch, capsys):
+    """`map survey` (what `make setup` runs for the default map): each strategy's survey sailed and kept, then read
+    back by the next process that asks; a strategy or skill that does not exist is one line and exit 2."""
+    from somaliland.players import survey
+
+    monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path))
+    monkeypatch.setattr(survey, "_CACHE", {})
+    assert main(["map", "survey", "maps/tiny.toml", "--strategies", "ev,bold"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(": ")[1] for line in out[:2]] == ["ev at skill 0.75", "bold at skill 0.75"]
+    assert all("sailed in" in line and "kept already" not in line for line in out[:2])
+    assert out[2] == f"Surveys kept in {tmp_path / 'surveys'}" and len(list((tmp_path / "surveys").glob("*.json"))) == 2
+    monkeypatch.setattr(survey, "_CACHE", {})  # a later process
+    assert main(["map", "survey", "maps/tiny.toml", "--strategies", "ev,bold"]) == 0
+    assert all("kept already" in line for line in capsys.readouterr().out.splitlines()[:2])
+    assert main(["map", "survey", "maps/tiny.toml", "--strategies", "ev,reckless"]) == 2
+    assert "unknown strategy 'reckless'" in capsys.readouterr().err
+    assert main(["map", "survey", "--skill", "1.5"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

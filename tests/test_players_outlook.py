@@ -10,9 +10,9 @@ import pytest
 from rules_fixtures import N, S, config, world
 from somaliland.players.hazards import LegOdds, arrival_chance
 from somaliland.players.outlook import companions, fulfil_chance, seizure_chances, voyage
+from somaliland.players.legs import LegSurvey, Survey, arrival_within
 from somaliland.players.planner import ransoms
 from somaliland.rules import Card
-from somaliland.players.survey import LegSurvey, Survey, arrival_within
 
 
 def leg(arrivals: tuple[int, ...], voyages: int, *, route: str = "somalia", direction=N, full_value: bool = True,

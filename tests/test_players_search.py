@@ -384,46 +384,48 @@ def test_the_draft_and_routes_of_search_price_voyages_thrown_by_its_own_search(r
     counted = CountingSearch(search)
     own = search.survey(WORLD, config)
     throws = sum(leg.throws for leg in own.legs)
-    assert counted.calls >= throws > 0  # every lone throw (and every convoy throw) was its choice
+    assert counted.calls == throws > 0  # every lone throw was its choice, and nothing else was
     ev = make_policy("ev", roller, voyages=3).survey(WORLD, config)
     assert [leg.made_good for leg in own.legs] != [leg.made_good for leg in ev.legs]
+    # what company costs is the aim's convoys' measure (the same survey ev sails), set against the aim's lone
+    # voyages and applied to the search's own
+    convoys = ("company", "convoy_ships", "convoy_arrived", "convoy_turns", "convoy_lost", "convoy_sunk")
+    for mine, aim in zip(own.legs, ev.legs):
+        assert [getattr(mine, f) for f in convoys] == [getattr(aim, f) for f in convoys]
+        assert mine.slowing == aim.slowing
+        assert mine.convoy_alone == (None if mine.arrivals == aim.arrivals else aim.arrivals)
     weaker = make_policy("search", roller, search_samples=4, voyages=3)  # one candidate: the aim's best, as ev
     assert weaker.survey(WORLD, config) == ev and weaker.survey(WORLD, config) is not ev  # keyed by its strength
 
 
 def test_a_search_survey_is_kept_on_disk_for_later_processes_and_damage_only_costs_sailing_it_again(
-        roller, monkeypatch, tmp_path):
+        roller, monkeypatch, tmp_path, capfd):
     from somaliland.players import survey as survey_module
 
     monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path))
+    monkeypatch.setattr(survey_module, "_CACHE", {})
     config = RulesConfig(players=2, rounds=1)
     first = make_policy("search", roller, search_samples=4, voyages=2).survey(WORLD, config)
-    kept = list((tmp_path / "surveys").glob("*.pickle"))
-    assert len(kept) == 1
+    kept = sorted((tmp_path / "surveys").glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+    assert len(kept) == 2  # the aim's (its convoys) and its own
     monkeypatch.setattr(survey_module, "_CACHE", {})  # a later process: nothing in memory
     fresh = make_policy("search", roller, search_samples=4, voyages=2)
     counted = CountingSearch(fresh)
     assert fresh.survey(WORLD, config) == first and counted.calls == 0  # read back, not sailed
-    kept[0].write_bytes(kept[0].read_bytes()[:20])  # cut short
+    capfd.readouterr()
+    own = kept[-1]
+    own.write_bytes(own.read_bytes()[:20])  # cut short
     monkeypatch.setattr(survey_module, "_CACHE", {})
     again = make_policy("search", roller, search_samples=4, voyages=2)
     counted = CountingSearch(again)
     assert again.survey(WORLD, config) == first and counted.calls > 0  # sailed again, the same
+    assert capfd.readouterr().err.count("\n") == 1  # one warning line
     monkeypatch.setattr(survey_module, "_CACHE", {})
     counting = CountingRoller(roller)  # not real physics: neither reads nor leaves a survey on disk
     for path in (tmp_path / "surveys").glob("*"):
         path.unlink()
     make_policy("search", counting, search_samples=4, voyages=2).survey(WORLD, config)
     assert not list((tmp_path / "surveys").glob("*")) and counting.rolls > 0
-
-
-def test_the_code_digest_of_kept_surveys_ignores_documentation_but_not_code():
-    from somaliland.players.survey import _code_of
-
-    plain = "x = 1\ndef f(a):\n    return a + 2\n"
-    documented = '"""A module."""\nx = 1  # one\ndef f(a):\n    """Add two."""\n    return a + 2\n'
-    assert _code_of(documented) == _code_of(plain)
-    assert _code_of(plain.replace("+ 2", "+ 3")) != _code_of(plain)
 
 
 def test_the_candidates_span_the_carries_the_aim_considered_not_only_its_favourite_long_throws():
@@ -465,4 +467,4 @@ def test_workers_asking_for_the_same_search_survey_at_once_sail_it_once(roller, 
     outs = [p.communicate(timeout=600)[0].strip() for p in procs]
     assert all(p.returncode == 0 for p in procs)
     assert outs[0] == outs[1]  # the same survey: the second read the first's file (its CPU figure included)
-    assert len(list((tmp_path / "surveys").glob("*.pickle"))) == 1
+    assert len(list((tmp_path / "surveys").glob("*.json"))) == 2  # the aim's (its convoys) and its own

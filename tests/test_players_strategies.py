@@ -27,6 +27,45 @@ from test_players_survey import straits
 RNG = make_rng(0)
 
 
+def players_imports() -> dict[str, set[str]]:
+    """Return, for each module of somaliland/players, the modules of that package it imports, at its top or inside
+    a function."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "somaliland" / "players"
+    names = {p.stem for p in folder.glob("*.py")}
+    graph = {}
+    for path in folder.glob("*.py"):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("somaliland.players"):
+                rest = node.module.removeprefix("somaliland.players").lstrip(".")
+                found |= {rest} if rest else {a.name for a in node.names}
+            elif isinstance(node, ast.Import):
+                found |= {a.name.removeprefix("somaliland.players.") for a in node.names}
+        graph[path.stem] = (found & names) - {path.stem}
+    return graph
+
+
+def test_the_players_modules_import_each_other_without_a_circle():
+    """Each module of the players imports only modules below it: the registry (strategies) the search, the search
+    the Strategy it builds on (strategy), never back; no import hidden in a function to dodge a circle."""
+    graph = players_imports()
+    assert "search" in graph["strategies"] and "strategy" in graph["search"]
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in graph[todo.pop()] - seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        return seen
+
+    circles = sorted(name for name in graph if name in reach(name))
+    assert not circles, f"modules of somaliland/players that import themselves through others: {circles}"
+
+
 def test_registry_knows_four_strategies_and_names_them_on_error(roller):
     assert sorted(STRATEGIES) == ["bold", "cautious", "ev", "search"]
     for name in STRATEGIES:

@@ -18,6 +18,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -70,10 +71,12 @@ def played(game: tuple[int, str, int], roller=None) -> tuple[int, str]:
 
 
 def played_in_a_fresh_process(game: tuple[int, str, int], env: dict[str, str] | None = None) -> tuple[int, str]:
-    """Return (throws, digest) of a fixed game played by a new Python process (with extra environment)."""
+    """Return (throws, digest) of a fixed game played by a new Python process (with extra environment), on an empty
+    cache of its own: its players sail their surveys there, not read back what this process kept."""
     code = f"import sys; sys.path.insert(0, 'tests'); from test_results_frozen import played; print(*played({game!r}))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, **(env or {})}).stdout.split()
+    with tempfile.TemporaryDirectory(prefix="somaliland-fresh-cache-") as cache:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**os.environ, "SOMALILAND_CACHE": cache, **(env or {})}).stdout.split()
     return int(out[0]), out[1]
 
 

@@ -1,6 +1,8 @@
 """Study runs on local worker processes: one row per game and seat, replays, errors kept with their seeds."""
 
+import concurrent.futures as cf
 import json
+from dataclasses import replace
 import subprocess
 import sys
 
@@ -146,6 +148,69 @@ def test_a_physics_sweep_plays_each_cell_at_its_setting_and_replays_it(tmp_path)
                           cwd=ROOT, env={"PYTHONPATH": str(ROOT / "tests"), "PATH": ""})
     assert proc.returncode == 0 and "the replay matches it" in proc.stdout, proc.stdout + proc.stderr
     assert json.loads(record.read_text().splitlines()[0])["physics"]["rate_hz"] == 480
+
+
+class Recording(cf.ThreadPoolExecutor):
+    """A thread pool that notes what it was given and when each piece finished."""
+
+    def __init__(self, log: list) -> None:
+        super().__init__(max_workers=2)
+        self.log = log
+
+    def submit(self, fn, *args, **kwargs):
+        self.log.append(("submit", fn.__name__))
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(lambda _: self.log.append(("done", fn.__name__)))
+        return future
+
+
+def test_the_surveys_the_games_play_by_are_made_once_before_any_game(tmp_path, monkeypatch):
+    """A worker's first game must not wait for the players' survey of the map: the runner has each distinct
+    seat's survey made (on the workers, in parallel) and kept on disk before it hands out a game."""
+    monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path / "cache"))
+    path = tiny_study(tmp_path, games=2, factory="", strategy='["ev", "bold"]', sweep="",
+                      extra="params = { voyages = 2 }\n")
+    path.write_text(path.read_text().replace('policy_factory = ""\n', ""))
+    study = load_study(path)
+    log: list = []
+    summary = run_study(study, path.read_text(), tmp_path / "out", lambda: Recording(log), 2, progress=False)
+    assert (summary.played, summary.errors) == (2, 0)
+    first_game = log.index(("submit", "play_task"))
+    assert log[:first_game] == [("submit", "prepare_survey")] * 2 + [("done", "prepare_survey")] * 2
+    assert len(list((tmp_path / "cache" / "surveys").glob("*.json"))) == 2  # ev's and bold's, for every worker
+    log.clear()
+    more = load_study(path)
+    run_study(replace(more, games_per_cell=3), path.read_text(), tmp_path / "out", lambda: Recording(log), 2,
+              progress=False)
+    assert log.count(("submit", "prepare_survey")) == 2 and log.count(("submit", "play_task")) == 1
+    log.clear()
+    run_study(more, path.read_text(), tmp_path / "out", lambda: Recording(log), 2, progress=False)
+    assert log == []  # nothing left to play: no survey made either
+
+
+def test_a_cluster_without_workers_stops_the_run_while_the_surveys_wait(tmp_path, monkeypatch):
+    """The surveys made before the games are watched as the games are: a cluster with no worker for longer than
+    the run waits stops it with its one located error, the surveys it waited for cancelled."""
+    from somaliland.study.errors import StudyError
+
+    class Never(cf.Executor):  # a cluster with no worker: nothing submitted ever runs
+        def __init__(self) -> None:
+            self.given: list[cf.Future] = []
+
+        def submit(self, fn, /, *args, **kwargs):
+            self.given.append(cf.Future())
+            return self.given[-1]
+
+    monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path / "cache"))
+    path = tiny_study(tmp_path, games=2, factory="", strategy='"ev"', sweep="", extra="params = { voyages = 2 }\n")
+    path.write_text(path.read_text().replace('policy_factory = ""\n', ""))
+    never = Never()
+    said = []
+    with pytest.raises(StudyError, match="expected a Dask worker to play the games, found 'none for 0 s'"):
+        run_study(load_study(path), path.read_text(), tmp_path / "out", lambda: never, 1, progress=False,
+                  cluster_threads=lambda: 0, worker_wait_s=0.2, say=said.append)
+    assert said == ["no worker left in the cluster: waiting up to 0 s for one to join"]
+    assert len(never.given) == 1 and never.given[0].cancelled()  # the one survey (ev's), cancelled
 
 
 def test_a_game_that_raises_is_kept_as_an_error_with_its_seed(tmp_path):

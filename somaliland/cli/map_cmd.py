@@ -1,4 +1,4 @@
-"""`somaliland map`: check, preview, mesh, import and measure map files."""
+"""`somaliland map`: check, preview, mesh, import, measure and survey map files."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from somaliland.cli.map_measure import MAX_VOYAGES, run_measure
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add the command and its subcommands to the parser."""
-    p = commands.add_parser("map", help="check, preview, mesh, import and measure map files",
+    p = commands.add_parser("map", help="check, preview, mesh, import, measure and survey map files",
                             description="Work with map files (TOML, documented in maps/README.md).")
     sub = p.add_subparsers(dest="map_command", metavar="SUBCOMMAND", required=True)
 
@@ -78,6 +78,22 @@ def register(commands: argparse._SubParsersAction) -> None:
                    help="release speed of a firm throw in m/s (default 1.8)")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.set_defaults(run=run_measure)
+
+    v = sub.add_parser("survey", help="sail the players' surveys of maps now and keep them for later games",
+                       description="Sail each strategy's survey of each map (what a player measures on the board "
+                                   "before its first decision: somaliland/players/README.md) and keep it in "
+                                   "$SOMALILAND_CACHE/surveys (default ~/.cache/somaliland/surveys), so later "
+                                   "games, studies and verifications start at once. A survey already kept is read "
+                                   "back, not sailed; any other is sailed on first use anyway.")
+    v.add_argument("files", metavar="FILE", nargs="*", type=Path,
+                   help="map files (.toml; default maps/horn-of-africa.toml)")
+    v.add_argument("--strategies", default="ev,bold,cautious",
+                   help="comma-separated strategies to survey for (default ev,bold,cautious; search takes "
+                        "about 20 CPU s more on the default map)")
+    v.add_argument("--skill", type=float, default=0.75,
+                   help="throw skill the players aim for, 0 (clumsy) to 1 (perfect) (default 0.75, as play's)")
+    v.add_argument("--rules", type=Path, default=None, help="rules options file (TOML; default: the rulings' defaults)")
+    v.set_defaults(run=run_survey)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -198,3 +214,35 @@ def _refuse(svg: str, found, outcome: str) -> int:
         print(problem)
     print(f"{svg}: {len(found)} problem{'s' * (len(found) > 1)}; {outcome}")
     return 2
+
+
+def run_survey(args: argparse.Namespace) -> int:
+    """Sail (or read back) each strategy's survey of each map and say where it is kept."""
+    import time
+
+    from physics import make_roller
+    from somaliland.engine.setup import DEFAULT_MAP
+    from somaliland.map import load
+    from somaliland.players.hand import ThrowSkill
+    from somaliland.players.strategies import make_policy
+    from somaliland.players.survey_file import survey_folder
+    from somaliland.rules import RulesConfig, load_rules
+
+    paths = args.files or [DEFAULT_MAP]
+    maps = [load(path) for path in paths]  # every file checked before any sailing
+    rules = load_rules(args.rules) if args.rules else RulesConfig()
+    skill = ThrowSkill.level(args.skill)
+    names = [name.strip() for name in args.strategies.split(",")]
+    with make_roller() as roller:
+        policies = [make_policy(name, roller, heading_sd_deg=skill.heading_sd_deg, speed_sd=skill.speed_sd)
+                    for name in names]  # every name checked before any sailing
+        for path, m in zip(paths, maps):
+            for name, policy in zip(names, policies):
+                started = time.process_time()
+                found = policy.survey(m, rules)  # type: ignore[attr-defined]
+                spent = time.process_time() - started
+                how = (f"sailed in {spent:.1f} CPU s" if spent >= 0.5 * found.cpu_seconds else
+                       f"kept already (sailed in {found.cpu_seconds:.1f} CPU s)")
+                print(f"{path}: {name} at skill {args.skill:g}: {how}")
+    print(f"Surveys kept in {survey_folder()}")
+    return 0

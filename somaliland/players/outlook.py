@@ -1,6 +1,6 @@
 """What a contract is worth before the round starts: the chance to arrive and the captures to expect.
 
-A ship's own voyage is what the survey of the map in play measured on its leg (`survey.LegSurvey`):
+A ship's own voyage is what the survey of the map in play measured on its leg (`legs.LegSurvey`):
 the chance a lone ship arrives in each turn, its throws and the turns it lost included. Pirates seize
 one ship a turn (R13) among the ships they may take that are at sea. A ship at sea on a full-value
 route after a turn's moves is taken with chance 1 / (1 + the other such ships expected at sea then):
@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
 
-from somaliland.players.survey import LegSurvey, Survey
+from somaliland.players.legs import LegSurvey, Survey
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.pirates import targets_route
 

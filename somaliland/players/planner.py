@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from somaliland.map.model import Direction, Map
 from somaliland.players.outlook import Outlook, Traffic, Voyage, companions, fulfil_chance, seizure_chances, voyage
-from somaliland.players.survey import Survey
+from somaliland.players.legs import Survey
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.contracts import Card
 from somaliland.rules.pirates import share_of

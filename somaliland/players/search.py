@@ -33,9 +33,10 @@ As the programs of noisy physical shots do (computer curling: Yee et al. 2016; b
    aim's expectation over the whole scatter, counted as `prior` samples: one by default); ties: ev's order.
 
 Draft, plan and launch decisions follow ev's reckoning (`Strategy`: `outlook.py`, `planner.py`) on the search's
-own survey: every voyage of it is thrown by `choose` (it is the survey's `Thrower`), so the odds it drafts,
-routes and launches by are those of its own throws (issue 21). That survey is dear (the search's rolls for
-every throw of every voyage) and kept on disk between processes (`survey.stored_survey`).
+own survey: every lone voyage of it is thrown by `choose` (it is the survey's `Thrower`), so the odds it drafts,
+routes and launches by are those of its own throws (issue 21); what company costs comes from the aim's convoys
+(survey.py). That survey costs the search's rolls for every throw of every lone voyage, and is kept on disk
+between processes (`survey_file.py`).
 
 Strength is `samples`, the physics rolls per throw decision (the parameter `search_samples`, default and
 range in `strategies.OWN_PARAMS`): `samples // REPEATS` candidates, `REPEATS` rolls each on average. A game's
@@ -61,7 +62,7 @@ from somaliland.players.calibration import ThrowModel
 from somaliland.players.hand import ThrowSkill, execute
 from somaliland.players.hazards import Surroundings, score_landings
 from somaliland.players.policy import Table
-from somaliland.players.strategies import Strategy
+from somaliland.players.strategy import Strategy
 from somaliland.rules.game import throw_scene
 from somaliland.rules.roll import apply_roll
 from somaliland.rules.state import GameState, Status

@@ -22,50 +22,47 @@ Two kinds of voyage:
 
 Deterministic: each leg (and each route's convoys) draws its hand's scatter from its own generator,
 seeded from the map's geometry digest and the leg, never the game's; physics is deterministic. Cached in memory
-per process, keyed by all that changes it: the map, the rules that govern a voyage without pirates,
-the die, the aim, the hand model, the roller's physics settings and the number of voyages. At the
-default `VOYAGES`, about 7-9 s of CPU on the default map, once per process and key (`Survey.cpu_seconds`).
+per process and on disk between processes (`survey_file.py`: `$SOMALILAND_CACHE/surveys`, JSON checked on read),
+keyed by all that changes it: the map, the rules that govern a voyage without pirates, the die, the aim, the
+hand model, the roller's physics settings, the number of voyages, and the code that sails it. At the default
+`VOYAGES`, about 4-9 s of CPU on the default map, once per key (`Survey.cpu_seconds`); read back, milliseconds.
+Only a real-physics roller's surveys are kept (a test's stand-in neither reads nor leaves one).
 
-A player whose throws are not the aim's best (the search, a `Thrower`) has every voyage thrown by its own
+A player whose throws are not the aim's best (the search, a `Thrower`) sails its lone voyages with its own
 `choose`, its draws from a branch of the leg's seed (`THINKING`) so the hand's draws are those of any other
-survey; its choices' parameters join the key. Such a survey costs the thrower's physics rolls at every throw
-(322 CPU s for the search at 64 rolls on the default map), so it is also kept on disk (`stored_survey`,
-`store_survey`: `$SOMALILAND_CACHE/surveys`), keyed by the same key and a digest of the physics and somaliland
-source (`code_digest`): only the code that sailed it reads it back; a real-physics roller only. Processes asking
-for one at once (a study's workers) take turns on a lock beside its file: the first sails it, the rest read it.
+survey; its choices' parameters join the key. Its convoys are the aim's (the survey of the same aim and hand
+model without the thrower, which its ev rivals sail too): what company costs is measured there, as the share of
+a lone ship's chance to arrive each companion takes away, against the aim's own lone voyages (`convoy_alone`),
+and applied to the thrower's lone voyages. The thrower's own rolls go where its throws differ most, a lone
+ship's way through the narrows, and not into convoys of 16 (three quarters of a survey's throws and nine tenths
+of the search's CPU when it threw them).
 """
 
 from __future__ import annotations
 
-import ast
-import contextlib
-import fcntl
 import hashlib
 import math
-import os
-import pickle
-import statistics
 import time
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property, lru_cache
-from pathlib import Path
-from collections.abc import Iterator
+from functools import lru_cache
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
 
 from physics import Roller, practice_roller, practice_settings, simulates
-from physics.fast import cache_root
 from somaliland.map.model import Direction, Map, Route
+from somaliland.players import survey_file
 from somaliland.players.aim import Candidate, Spread, prior_odds, rank, risks, sizing_up
 from somaliland.players.calibration import ThrowModel, calibrate
 from somaliland.players.hand import ThrowSkill, execute
 from somaliland.players.hazards import AimWeights, LegOdds, Surroundings, progress_at, start_clear
+from somaliland.players.legs import LegSurvey, Survey, from_document, measured_odds, to_document
 from somaliland.players.policy import Table
 from somaliland.rules import apply_roll, begin_turn, check_throw, lose_turn, next_to_sail
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.contracts import Card
-from somaliland.rules.events import Grounded, LostTurn, Replaced, Sunk
+from somaliland.rules.events import Grounded, LostTurn, Replaced
 from somaliland.rules.fleet import COLOURS, ship_id
 from somaliland.rules.game import throw_scene
 from somaliland.rules.state import GameState, Holding, Sheet, ShipState, Status
@@ -74,20 +71,18 @@ from somaliland.seeding import make_rng
 VOYAGES = 16  # lone voyages per leg by default
 CONVOY = 8  # ships each way in a convoy (2 x CONVOY - 1 others on the route for each): a crowded route
 CONVOY_RUNS_MAX = 6  # convoys per route, at most (`convoy_runs`)
-PRIOR_TURNS = 2.0  # the prior odds count as this many turns' worth of evidence (stride and hit each)
 # rules that cannot change a voyage without pirates: reset to their defaults, out of the cache key
 NOT_AT_SEA = ("players", "rounds", "contract_values", "deal_size", "taken_cards_leave_deck", "fleet",
               "draft_pass_is_final", "contract_cap", "first_player", "route_choice", "pooled_allotment",
               "launch_pass_is_final", "pirates_ignore", "held_release", "pirate_targets", "final_tie",
               "ransom", "ransom_fixed", "ransom_share_percent", "pirate_take", "pirate_take_every",
               "contract_cap_total")
-_CACHE: dict[tuple, "Survey"] = {}
+_CACHE: dict[tuple, Survey] = {}
 THINKING = 0x7468696E  # a leg's seed branch for a thrower's own draws (`Thrower`), apart from the hand's
-SURVEY_FORMAT = 1  # of the files in the survey cache folder: part of their key
 
 
 class Thrower(Protocol):
-    """A player whose throws are not the aim's best: the survey sails its voyages with its own choices.
+    """A player whose throws are not the aim's best: the survey sails its lone voyages with its own choices.
 
     `survey_key` holds everything its choices depend on beyond the survey's own key (e.g. the search's
     samples and weights); `choose` returns the candidate to throw, given the sizing-up, the throw model, the
@@ -98,176 +93,6 @@ class Thrower(Protocol):
 
     def choose(self, table: Table, ship_id: str, s: Surroundings, model: ThrowModel, ranked: list[Candidate],
                rng: np.random.Generator) -> Candidate: ...
-
-
-@dataclass(frozen=True, slots=True)
-class LegSurvey:
-    """What lone voyages and convoys measured on one leg (see the module docstring).
-
-    `arrivals[k - 1]` lone voyages arrived in turn k (k = 1 is the launch); the rest did not arrive
-    within the round's `turns`. `remaining`, `made_good` and `landed` hold, for every turn a lone voyage
-    spent at sea, the distance still to go to the destination as that turn began, the progress made
-    towards it, and whether the ship arrived in it. The `convoy_*` counts are of this leg's ships in
-    the route's convoys, each among `company` other ships.
-    """
-
-    route: str
-    direction: Direction
-    full_value: bool
-    length: float  # metres from the start to the destination along the centre line
-    turns: int  # turns in a round (D10): a ship launched in the first has them all
-    voyages: int
-    arrivals: tuple[int, ...]
-    throws: int
-    aground: int
-    off_board: int
-    lost: int  # turns lost alone (one at most a throw: aground, off the board)
-    remaining: tuple[float, ...]
-    made_good: tuple[float, ...]
-    landed: tuple[bool, ...]
-    predicted_aground: float  # the aim's predicted chances of grounding, summed over the lone throws
-    predicted_off_board: float  # ... and of leaving the board
-    company: int  # other ships on the route in a convoy
-    convoy_ships: int
-    convoy_arrived: int
-    convoy_turns: int  # turns this leg's convoy ships spent at sea or waiting to launch
-    convoy_lost: int  # turns they lost (any accident, and each turn waiting in port for a clear start)
-    convoy_sunk: int
-
-    def arrive_by(self, turn: int) -> float:
-        """Return the share of lone voyages that arrived in turn `turn` or before."""
-        return _arrived_by(self.arrivals, self.voyages)[min(max(0, turn), self.turns)]
-
-    def at_sea(self, turn: int) -> float:
-        """Return the share of lone voyages still at sea after turn `turn` (not yet arrived)."""
-        return 1.0 - self.arrive_by(turn)
-
-    def hazard(self, turn: int) -> float:
-        """Return the chance a lone ship arrives in the `turn`-th turn of its voyage, given it had not before."""
-        return _hazards(self.arrivals, self.voyages)[turn - 1] if 1 <= turn <= self.turns else 0.0
-
-    @property
-    def median_turns(self) -> float:
-        """Return the median turns to arrive alone (inf if fewer than half the voyages arrived in time)."""
-        turns = [k + 1 for k, n in enumerate(self.arrivals) for _ in range(n)]
-        turns += [math.inf] * (self.voyages - len(turns))
-        return statistics.median(turns)
-
-    @property
-    def within_limit(self) -> float:
-        """Return the share of lone voyages that arrived within the round (R15, D10)."""
-        return self.arrive_by(self.turns)
-
-    @property
-    def odds(self) -> LegOdds:
-        """Return the leg's stride and hit for the aim (`hazards.arrival_chance`)."""
-        return measured_odds(self.remaining, self.made_good, self.landed, None)
-
-    @property
-    def aground_rate(self) -> float:
-        """Return groundings per lone throw."""
-        return self.aground / max(self.throws, 1)
-
-    @property
-    def off_board_rate(self) -> float:
-        """Return lone throws off the board per throw."""
-        return self.off_board / max(self.throws, 1)
-
-    @property
-    def convoy_share(self) -> float:
-        """Return the share of this leg's convoy ships that arrived within the round."""
-        return self.convoy_arrived / self.convoy_ships if self.convoy_ships else self.within_limit
-
-    @property
-    def slowing(self) -> float:
-        """Return how much each other ship on the route slows a ship down: the share of its chance to arrive in
-        each turn that one companion takes away (`outlook.voyage`).
-
-        Measured so that lone hazards scaled by 1 - `company` x slowing give the convoys' share arrived
-        within the round (bisection; 0 when company does not hurt, at most 1 / company).
-        """
-        return _slowing(self.arrivals, self.voyages, self.company, self.convoy_ships, self.convoy_arrived)
-
-
-@cache
-def _arrived_by(arrivals: tuple[int, ...], voyages: int) -> tuple[float, ...]:
-    """Return the share arrived by the end of each turn, turn 0 (none) first."""
-    return tuple(sum(arrivals[:turn]) / voyages for turn in range(len(arrivals) + 1))
-
-
-@cache
-def _hazards(arrivals: tuple[int, ...], voyages: int) -> tuple[float, ...]:
-    """Return the chance of arriving in each turn given not before, from the counts arriving in each."""
-    left, out = voyages, []
-    for n in arrivals:
-        out.append(n / left if left else 0.0)
-        left -= n
-    return tuple(out)
-
-
-@cache
-def _slowing(arrivals: tuple[int, ...], voyages: int, company: int, ships: int, arrived: int) -> float:
-    """Return `LegSurvey.slowing` (cached: the planner asks for it thousands of times a game)."""
-    hazards = _hazards(arrivals, voyages)
-    alone = 1.0 - math.prod(1.0 - h for h in hazards)
-    share = arrived / ships if ships else alone
-    if not company or share >= alone:
-        return 0.0
-    low, high = 0.0, 1.0 / company
-    for _ in range(40):
-        mid = (low + high) / 2
-        if arrival_within(hazards, 1.0 - company * mid) > share:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
-
-
-def arrival_within(hazards: tuple[float, ...], factor: float) -> float:
-    """Return the chance to arrive within the round when the chance in each turn (given not before) is scaled."""
-    return 1.0 - math.prod(1.0 - factor * h for h in hazards)
-
-
-@dataclass(frozen=True)
-class Survey:
-    """The survey of every leg of a map."""
-
-    legs: tuple[LegSurvey, ...]
-    cpu_seconds: float = field(default=0.0, compare=False)
-
-    @cached_property
-    def _route_at_sea(self) -> dict[str, tuple[float, ...]]:
-        routes = {leg.route for leg in self.legs}
-        return {route: tuple(statistics.fmean(leg.at_sea(turn) for leg in self.legs if leg.route == route)
-                             for turn in range(max(leg.turns for leg in self.legs) + 1)) for route in routes}
-
-    def leg(self, route: str, direction: Direction) -> LegSurvey:
-        """Return one leg's survey."""
-        for leg in self.legs:
-            if leg.route == route and leg.direction is direction:
-                return leg
-        raise KeyError(f"no leg {route} {direction.value}; legs: {[(g.route, g.direction.value) for g in self.legs]}")
-
-    def at_sea(self, route: str, turn: int) -> float:
-        """Return the share of lone ships on a route still at sea after `turn` (mean over its two legs)."""
-        return self._route_at_sea[route][turn]
-
-
-def measured_odds(remaining: tuple[float, ...] | list[float], made_good: tuple[float, ...] | list[float],
-                  landed: tuple[bool, ...] | list[bool], prior: LegOdds | None) -> LegOdds:
-    """Return stride (metres made good per turn) and hit (share of turns begun within a stride that arrived).
-
-    With a prior, it counts as `PRIOR_TURNS` turns of evidence for each; without, the measurement alone
-    (a leg never sailed within a stride of its zone keeps an even chance).
-    """
-    weight = PRIOR_TURNS if prior else 0.0
-    base = prior or LegOdds(0.0, 0.5)
-    turns = len(made_good)
-    stride = (sum(made_good) + weight * base.stride) / (turns + weight) if turns + weight else base.stride
-    stride = max(stride, 1e-3)  # a leg where ships lost ground still needs a positive stride
-    near = [hit for r, hit in zip(remaining, landed) if r <= stride]
-    hit = (sum(near) + weight * base.hit) / (len(near) + weight) if near or weight else base.hit
-    return LegOdds(stride, hit)
 
 
 def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, weights: AimWeights,
@@ -284,9 +109,8 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
         weights: the aim's weights.
         tumble: the throw model's forward spin.
         voyages: lone voyages per leg (and `convoy_runs(voyages)` convoys per route).
-        thrower: a player whose throws are its own choices, not the aim's best (the search): every voyage,
-            lone and in convoy, is thrown as it would throw. Its surveys cost as many physics rolls per throw
-            as it makes per decision, so they are also kept on disk (`stored_survey`).
+        thrower: a player whose throws are its own choices, not the aim's best (the search): its lone voyages
+            are thrown as it would throw; its convoys are those of the aim's survey (module docstring).
         draw: which draw of the voyages' scatter (0, the default: the one every player sails; `survey_digest`).
             A survey is one draw, and what it measures moves between draws (experiments/README, Findings): another
             draw shows how much an answer owes to it.
@@ -303,130 +127,66 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
         key += (thrower.survey_key,)
     if key in _CACHE:
         return _CACHE[key]
-    kept = _stored_path(key, roller) if thrower is not None else None  # only a thrower's survey is kept
-    with _sailing_alone(kept):  # one process sails it, the others wait and read it
-        found = stored_survey(kept)
-        if found is None:
-            found = _sail(roller, world, at_sea, spread, weights, tumble, voyages, thrower, digest)
-            store_survey(kept, found)
-        _CACHE[key] = found
+    aim = None if thrower is None else survey(roller, world, config, spread=spread, weights=weights, tumble=tumble,
+                                              voyages=voyages, draw=draw, luck=luck)  # its convoys
+
+    def sail() -> Survey:
+        return _sail(roller, world, at_sea, spread, weights, tumble, voyages, thrower, digest, aim)
+
+    _CACHE[key] = _kept(repr(key), world, at_sea, voyages, sail) if simulates(roller) else sail()
     return _CACHE[key]
 
 
-@contextlib.contextmanager
-def _sailing_alone(path: Path | None) -> Iterator[None]:
-    """Hold, while a kept survey is looked for and sailed, an exclusive lock beside its file (`fcntl.flock`): a
-    study's workers, all asking for the same thrower's survey at once, sail it once and read it back. No lock
-    without a file to keep it in (`path` None) or where the folder cannot be written."""
-    if path is None:
-        yield
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        lock = open(path.with_suffix(".lock"), "a+b")  # noqa: SIM115 - held until the survey is kept
-    except OSError:
-        yield
-        return
-    with lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        except OSError:
-            pass
-        yield
+def _kept(key: str, world: Map, at_sea: RulesConfig, voyages: int, sail: Callable[[], Survey]) -> Survey:
+    """Return the survey kept on disk for this key (`survey_file`), or sail it and keep it.
+
+    One process sails it while the others asking for it wait on its lock, then read it back. A kept file that
+    is not whole and ours is sailed again, with one warning line.
+    """
+    legs = tuple((r.name, d) for r in world.routes for d in Direction)
+    turns = at_sea.turns_per_round
+    # bytes: the key (escaped), and a few numbers a turn of each voyage on each leg
+    limit = 4096 + 2 * len(key) + len(legs) * (4096 + 100 * turns * (voyages + 1))
+    path = survey_file.path_for(key)
+    with survey_file.sailing_alone(path):
+        found = survey_file.read(path, key, limit, lambda content: from_document(content, legs, turns, voyages))
+        if found is None:
+            found = sail()
+            survey_file.write(path, key, to_document(found))
+    return found
 
 
 def _sail(roller: Roller, world: Map, at_sea: RulesConfig, spread: Spread, weights: AimWeights, tumble: float,
-          voyages: int, thrower: Thrower | None, digest: str) -> Survey:
-    """Return the survey sailed under the rules at sea (lone voyages and convoys on every route), with its CPU."""
+          voyages: int, thrower: Thrower | None, digest: str, aim: Survey | None) -> Survey:
+    """Return the survey sailed under the rules at sea, with its CPU: lone voyages on every leg, and convoys on
+    every route unless the aim's survey (`aim`, for a thrower) gives them (its CPU is then the lone voyages')."""
     started = time.process_time()
     model = calibrate(roller, at_sea.die_size, at_sea.die_mass, tumble=tumble)
     with practice_roller(roller) as own:  # full physics whatever the game's fidelity
         sailor = _Sailor(own, world, at_sea, model, spread, weights, thrower, digest)
         lone = {(r.name, d): sailor.lone(r, d, voyages) for r in world.routes for d in Direction}
-        convoys = {r.name: sailor.convoys(r, convoy_size(voyages), convoy_runs(voyages),
-                                          {d: lone[r.name, d].odds(None) for d in Direction})
-                   for r in world.routes}
+        convoys = {} if aim is not None else {
+            r.name: sailor.convoys(r, convoy_size(voyages), convoy_runs(voyages),
+                                   {d: lone[r.name, d].odds(None) for d in Direction})
+            for r in world.routes}
     company = 2 * convoy_size(voyages) - 1
-    return Survey(tuple(_leg_survey(world, at_sea, r, d, voyages, lone[r.name, d], convoys[r.name][d], company)
-                        for r in world.routes for d in Direction), time.process_time() - started)
+    legs = []
+    for r in world.routes:
+        for d in Direction:
+            if aim is None:
+                legs.append(_leg_survey(world, at_sea, r, d, voyages, lone[r.name, d], convoys[r.name][d], company))
+            else:
+                alone = _leg_survey(world, at_sea, r, d, voyages, lone[r.name, d], _Log(), company)
+                legs.append(_with_convoys(alone, aim.leg(r.name, d)))
+    return Survey(tuple(legs), time.process_time() - started)
 
 
-def survey_folder() -> Path:
-    """Return the folder surveys are kept in between processes (`$SOMALILAND_CACHE`, default ~/.cache/somaliland)."""
-    return cache_root() / "surveys"
-
-
-def _read_sources() -> dict[str, bytes]:
-    """Return the source of every module of physics and somaliland, by path, as this process found it."""
-    root = Path(__file__).resolve().parents[2]
-    paths = sorted([*(root / "physics").rglob("*.py"), *(root / "somaliland").rglob("*.py")])
-    return {path.relative_to(root).as_posix(): path.read_bytes() for path in paths}
-
-
-_SOURCES = _read_sources()  # read as the players are imported: the code this process runs, not later edits
-
-
-@cache
-def code_digest() -> str:
-    """Return a digest of the code of every module a survey's voyages run through (physics and somaliland):
-    a survey kept on disk is read back only by the very code that sailed it.
-
-    The code, not the text: each module's syntax tree without its docstrings and comments (`ast.dump`), so
-    that editing documentation does not throw away surveys that took minutes to sail. The sources are those
-    read when this module was imported (`_SOURCES`), so a file edited while a study runs does not key the
-    surveys its workers sail with the code they have not loaded.
-    """
-    h = hashlib.sha256()
-    for name, source in _SOURCES.items():
-        h.update(name.encode() + b"\0" + _code_of(source.decode()).encode() + b"\0")
-    return h.hexdigest()
-
-
-def _code_of(source: str) -> str:
-    """Return a module's syntax tree without docstrings, as text (its comments are not in the tree)."""
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-                node.body = node.body[1:] or [ast.Pass()]
-    return ast.dump(tree)
-
-
-def _stored_path(key: tuple, roller: Roller) -> Path | None:
-    """Return where a survey of this key is kept, or None for a roller that is not real physics (a test's
-    counting or scripted roller must neither read nor leave a survey that real games would use)."""
-    if not simulates(roller):
-        return None
-    name = hashlib.sha256(f"{SURVEY_FORMAT}|{code_digest()}|{key!r}".encode()).hexdigest()[:32]
-    return survey_folder() / f"{name}.pickle"
-
-
-def stored_survey(path: Path | None) -> Survey | None:
-    """Return the survey kept at `path` (`_stored_path`) by an earlier process of the same code, or None.
-
-    A file that cannot be read (cut short, another format) is ignored: the survey is sailed again.
-    """
-    if path is None or not path.is_file():
-        return None
-    try:
-        kept = pickle.loads(path.read_bytes())
-    except Exception:  # noqa: BLE001 - any damage only costs sailing it again
-        return None
-    return kept if isinstance(kept, Survey) and kept.legs else None
-
-
-def store_survey(path: Path | None, found: Survey) -> None:
-    """Keep a survey at `path` for later processes (written whole, then renamed; a failure only costs them time)."""
-    if path is None:
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(found))
-        os.replace(tmp, path)
-    except OSError:
-        pass
+def _with_convoys(leg: LegSurvey, aim: LegSurvey) -> LegSurvey:
+    """Return a thrower's leg with the aim's convoys on it, set against the aim's lone arrivals (`convoy_alone`;
+    None where they are the thrower's own, as a thrower of the aim's best throws sails)."""
+    return replace(leg, company=aim.company, convoy_ships=aim.convoy_ships, convoy_arrived=aim.convoy_arrived,
+                   convoy_turns=aim.convoy_turns, convoy_lost=aim.convoy_lost, convoy_sunk=aim.convoy_sunk,
+                   convoy_alone=None if aim.arrivals == leg.arrivals else aim.arrivals)
 
 
 def convoy_size(voyages: int) -> int:

@@ -304,7 +304,8 @@ def _run_section(study, results: Path, manifest: dict, games, errors) -> list[st
              "columns that only later chunks have).", ""]
     if not games.empty:
         lines += [f"CPU per game: median {games.cpu_s.median():.2f} s, mean {games.cpu_s.mean():.2f} s (a worker's first "
-                  "game with a strategy also surveys the map for it, so the mean of a short run is high).", ""]
+                  "game sails the map's survey for a player only when the runner could not make it before the games, or "
+                  "keep it on disk, so the mean of a short run may be high).", ""]
     if len(errors):
         lines += ["Games that raised (replay them with the command above):", "",
                   "| cell | game | seed | error | message |", "|---|---|---|---|---|"]

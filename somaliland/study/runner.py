@@ -7,6 +7,9 @@ so the one that kills its worker is found and, after `max_attempts` deaths, reco
 the others finish normally.
 On a Dask cluster the scheduler re-runs the games of a worker that leaves on the others; the runner says
 when the cluster loses workers and stops, its finished games kept, when none has been left for a while.
+Before the first game the players' surveys of the map are made on the workers, each once and in parallel, and
+kept on disk (`survey_tasks`, `_prepare_surveys`): no worker's first game waits for one, and the bar, begun
+after them, paces the games alone.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from somaliland.study.errors import StudyError
 from somaliland.study.seeds import game_seed
 from somaliland.study.spec import Cell, Study, column_name, map_sha256
 from somaliland.study.store import ResultStore
-from somaliland.study.worker import GameOutcome, GameTask, play_task, policy_factory
+from somaliland.study.worker import GameOutcome, GameTask, SurveyTask, play_task, policy_factory, prepare_survey
 
 ExecutorFactory = Callable[[], cf.Executor]
 WATCH_S = 1.0  # how often a cluster run looks at its workers while it waits for games
@@ -81,6 +84,29 @@ def tasks(study: Study, done: set[tuple[int, int]] = frozenset()) -> Iterator[Ga
                            columns[cell.index], tuple(s.skill for s in cell.seats))
 
 
+def survey_tasks(study: Study, done: set[tuple[int, int]] = frozenset()) -> list[SurveyTask]:
+    """Return one task per distinct seat (its map, rules, physics and strategy with its parameters and skill) of
+    the cells with games left to play: the surveys their games play by, made before them (`run_study`). None for
+    a study whose players a policy factory of its own makes: what they need is theirs to know, and making one
+    outside a game may do what the factory does (they survey in their first games, as before)."""
+    import hashlib
+
+    if study.policy_factory is not None:
+        return []
+
+    left = Counter(c for c, g in done if g < study.games_per_cell)
+    sha = {c.map_path: hashlib.sha256(c.map_path.read_bytes()).hexdigest() for c in study.cells}
+    found: dict[tuple, SurveyTask] = {}
+    for cell in study.cells:
+        if left[cell.index] >= study.games_per_cell:
+            continue
+        setup = cell.setup(game_seed(study.master_seed, cell.index, 0))
+        for k, seat in enumerate(setup.seats):
+            found.setdefault((cell.map_path, cell.rules, cell.physics, seat),
+                             SurveyTask(setup, k, sha[cell.map_path], study.policy_factory))
+    return list(found.values())
+
+
 def run_study(study: Study, study_text: str, out: str | Path, make_executor: ExecutorFactory, workers: int,
               progress: bool = True, chunk_games: int = 100, max_attempts: int = 3,
               on_game: Callable[[GameOutcome], None] | None = None,
@@ -121,7 +147,7 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
     extra = len(store.done) - before
     todo = _Pending(tasks(study, store.done), study.total_games - before)
     attempts: Counter = Counter()
-    bar = _bar(study.total_games, before, progress)
+    bar = None
     played = errors = retried = 0
     cpu = 0.0
     started = time.monotonic()
@@ -130,7 +156,13 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
     running: dict[cf.Future, GameTask] = {}
     suspects: deque[GameTask] = deque()  # in flight when a pool broke: rerun one at a time to find the killer
     isolating: set[tuple[int, int]] = set()
+    surveyed = False  # a run stopped while surveying does not wait for the survey being made
     try:
+        if todo:
+            executor = _prepare_surveys(survey_tasks(study, store.done), executor, make_executor, say, progress,
+                                        watch, len(todo))
+        surveyed = True
+        bar = _bar(study.total_games, before, progress)  # after the surveys: its pace is the games'
         while todo or suspects or running:
             limit, source = (1, suspects) if isolating else (2 * workers, todo)
             while source and len(running) < limit:
@@ -188,7 +220,7 @@ def run_study(study: Study, study_text: str, out: str | Path, make_executor: Exe
         try:
             for future in running:
                 future.cancel()
-            _shutdown(executor, wait=not running)
+            _shutdown(executor, wait=not running and surveyed)
         except Exception:  # a Dask client whose scheduler is gone cannot cancel: nothing is left to stop then
             pass
         store.close()
@@ -219,6 +251,55 @@ class _Pending:
     def appendleft(self, task: GameTask) -> None:
         """Hand a game back, to be played next."""
         self.again.appendleft(task)
+
+
+def _prepare_surveys(needs: list[SurveyTask], executor: cf.Executor, make_executor: ExecutorFactory,
+                     say: Callable[[str], None] | None, progress: bool, watch: _ClusterWatch | None,
+                     games: int) -> cf.Executor:
+    """Make the surveys the games will play by, on the workers, before any game: each once, in parallel, kept on
+    disk where every worker (and a later run) reads it, so no worker's first game waits for one. Return the
+    executor to play the games on (a new one if a worker died here).
+
+    A survey that fails is left to the games, which record the error with their seeds; a worker that dies here
+    costs nothing but the pool (made again). A cluster is watched as while the games run (`_ClusterWatch`, told
+    the `games` still to play): with no worker for too long the run stops.
+
+    Raises:
+        StudyError: the cluster's scheduler no longer answers or it has had no worker for too long (the surveys
+            still being made are cancelled).
+    """
+    started = time.monotonic()
+    pending = {executor.submit(prepare_survey, need) for need in needs}
+    spent = 0.0
+    broken = False
+    bar = _bar(len(needs), 0, progress and bool(needs), "survey", "the players' surveys of the map")
+    try:
+        while pending:
+            finished, pending = cf.wait(pending, timeout=None if watch is None else WATCH_S,
+                                        return_when=cf.FIRST_COMPLETED)
+            if watch is not None:
+                watch.check(games)
+            for future in finished:
+                try:
+                    spent += future.result()
+                except cf.BrokenExecutor:
+                    broken = True
+                except Exception:  # noqa: BLE001 - the games that need it raise the same error, with their seeds
+                    pass
+                if bar is not None:
+                    bar.update(1)
+    finally:
+        for future in pending:
+            future.cancel()
+        if bar is not None:
+            bar.close()
+    if broken:
+        _shutdown(executor, wait=False)
+        executor = make_executor()
+    if say is not None and spent >= 1.0:
+        say(f"surveyed the map for its players before the games: {len(needs)} survey{'s' * (len(needs) != 1)}, "
+            f"{spent:.0f} CPU s in {time.monotonic() - started:.0f} s (kept for later runs)")
+    return executor
 
 
 class _ClusterWatch:
@@ -293,10 +374,11 @@ def _worker_died(task: GameTask, error: BaseException, attempts: int) -> GameOut
     return GameOutcome(task.cell, task.game, task.setup.seed, False, {"errors": [row]}, 0.0, "")
 
 
-def _bar(total: int, initial: int, show: bool):
+def _bar(total: int, initial: int, show: bool, unit: str = "game", what: str = ""):
     if not show:
         return None
     from tqdm import tqdm
 
-    return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, dynamic_ncols=True, mininterval=1.0,
-                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} games [{elapsed} elapsed, {remaining} left{postfix}]")
+    return tqdm(total=total, initial=initial, unit=unit, file=sys.stderr, dynamic_ncols=True, mininterval=1.0,
+                desc=what or None, bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} " + unit + "s [{elapsed} elapsed, "
+                "{remaining} left{postfix}]")

@@ -55,6 +55,16 @@ class GameOutcome:
     worker: str
 
 
+@dataclass(frozen=True, slots=True)
+class SurveyTask:
+    """A seat of a cell whose survey of the map its games play by is made before them (`prepare_survey`)."""
+
+    setup: GameSetup  # a game of the cell: its map, rules, physics and seats
+    seat: int
+    map_sha256: str
+    factory: str | None
+
+
 def init_worker(path: list[str]) -> None:
     """Give a fresh worker process the parent's import path (so a policy factory module resolves)."""
     for entry in reversed(path):
@@ -123,6 +133,21 @@ def play_task(task: GameTask) -> GameOutcome:
     return GameOutcome(task.cell, task.game, seed, ok, tables, cpu, worker)
 
 
+def prepare_survey(task: SurveyTask) -> float:
+    """Make the survey of the map a seat's policy plays by (or read it back), so the cell's games find it kept on
+    disk (and this worker in memory); return the CPU seconds it took. A policy that is not a `Strategy` (a custom
+    factory's) has none to make."""
+    t0 = time.process_time()
+    from somaliland.engine.loop import seat_policy
+    from somaliland.players.strategy import Strategy
+
+    world = _world(task)
+    policy = seat_policy(task.setup.seats[task.seat], _roller(task.setup.physics), policy_factory(task.factory))
+    if isinstance(policy, Strategy):
+        policy.survey(world, task.setup.rules)
+    return time.process_time() - t0
+
+
 MEASURED_COLUMNS = ("cpu_s", "worker", "decide_cpu_s", "throw_cpu_s")  # how long and where: not the game's
 # results, so two runs of the same games may differ in them (and only in them)
 
@@ -163,7 +188,8 @@ class TimedPolicy:
 
     def columns(self) -> dict[str, Any]:
         """Return the players-table columns: decisions, their CPU seconds, and those of throws (`throws` counts
-        them). The first game a worker plays with a strategy includes its survey of the map (in a draft)."""
+        them). A survey of the map a worker had to sail itself (one the runner could not make before the games,
+        `prepare_survey`, nor read from disk) counts in its first game's first draft."""
         return {"decisions": self.decisions, "decide_cpu_s": self.cpu_s, "throw_cpu_s": self.throw_cpu_s}
 
 
@@ -207,7 +233,7 @@ def code_version() -> str:
     Read when this module was imported, after the modules a game runs (the game loop, the strategies, the
     search), which a study's processes import before their first game and pool workers forked from them
     inherit: a file edited while a study runs neither relabels the games of a process that still runs the code it
-    loaded nor is run under the old label (as `survey.code_digest` does for the surveys). A module a game first
+    loaded nor is run under the old label (as `survey_file.code_digest` does for the surveys). A module a game first
     imports later (a strategy named by a custom factory) is not covered."""
     return _CODE
 
@@ -224,7 +250,7 @@ def _roller(settings: SimSettings) -> Roller:
     return rollers[settings]
 
 
-def _world(task: GameTask):
+def _world(task: GameTask | SurveyTask):
     maps = getattr(_LOCAL, "maps", None)
     if maps is None:
         maps = _LOCAL.maps = {}
