@@ -28,7 +28,17 @@ The design, each choice with its reason:
   ends a little long is still on the board.
 - Pirate ports at four historical pirate bases on the Somali coast: Bosaso, Eyl, Hobyo, Harardhere.
 
-The channel's and the lane's widths were chosen by pilot games of four `ev` players (2026-11-26, 40
+Board 3.0 (this version) widens the seas for D19, under which a die that rolls over printed land on its way
+runs aground: on board 2.0 (8 cm channel, 14 cm lane, `experiments/boards/horn-of-africa-2.0.toml`) a lone ship
+sailed the Gulf route within the round's six moves in 56-62% of voyages and in a convoy almost never, four `ev`
+players sent no contract through the Gulf and fulfilled 56% of theirs, so D18 no longer held. Pilot games of four
+`ev` players on the default rules (maps/README.md has the table): widening the coasts by up to 2 cm with
+`somaliland tune` (buffers of Arabia and Africa) left the Gulf route 2-8% of contracts; a 16 cm channel 0-7%;
+20 cm with the Gulf's zones reaching 6 cm further along the route (`--zone-reach`) 31-32% of contracts, 65-66%
+fulfilled (24 and 100 games); 8 cm further 46-47%, 58-60%; a 24 cm channel, which all but erases the Horn's
+northern coast, 43%. The choices: CHANNEL_HALF_WIDTH 10, LANE 16, ZONE_REACH 6.
+
+Board 2.0's channel and lane widths were chosen, before D19, by pilot games of four `ev` players (2026-11-26, 40
 games each, the players surveying each candidate with 16 lone voyages a leg and 6 convoys a route): a
 9 cm channel gave the Gulf route 70-71% of planned contracts and 64-68% of contracts fulfilled (two
 seeds); 8 cm gave 48% and 75%, the players then indifferent between the routes; a 16 cm lane with an
@@ -45,17 +55,19 @@ from pathlib import Path
 import numpy as np
 from shapely import LineString, Point, Polygon, box, set_precision, transform, unary_union
 
+VERSION = "3.0"
 WIDTH, DEPTH = 75.0, 90.0
 LON0, LON1, LAT0, LAT1 = 22.0, 62.0, -8.0, 33.0
 KEEP = {"1": "Africa", "0-E": "Arabia", "153": "Socotra", "415": "Masirah", "468": "Bahrain", "256": "Qeshm"}
 CHANNEL = [(32.5, 30.3), (32.6, 29.6), (33.3, 28.4), (34.2, 27.4), (35.6, 25.0), (37.8, 21.4), (40.2, 17.7),
            (42.4, 14.6), (43.3, 12.8), (44.0, 12.2), (45.5, 12.2)]  # lon, lat: Suez to the Gulf of Aden
-CHANNEL_HALF_WIDTH = 4.0  # cm: 8 cm of open water from Suez to the Gulf of Aden
+CHANNEL_HALF_WIDTH = 10.0  # cm: 20 cm of open water from Suez to the Gulf of Aden (8 before D19; see above)
 STRAIT = 7  # CHANNEL's point (42.4 E, 14.6 N) where the Red Sea ends and Bab-el-Mandeb begins
-LANE = 14.0  # cm: width of the Africa lane along the west and south edges
+LANE = 16.0  # cm: width of the Africa lane along the west and south edges (14 before D19)
 CORNER = 8.0  # cm: radius of the lane's rounded inner corner
 TOLERANCE = 0.25  # cm: Douglas-Peucker simplification of the coastlines
 MIN_AREA = 0.3  # cm^2: smaller pieces of land are dropped (a die cannot rest on them)
+ZONE_REACH = 6.0  # cm the Gulf route's zones reach further along it than board 2.0's (Suez's south, Mombasa's north)
 PORT_OFFSHORE = 1.5  # cm: a pirate port further than this from the coast (a wide channel moved it) goes onto it
 
 PLACES = {  # lon, lat
@@ -125,7 +137,7 @@ def lands(folder: Path, water) -> list[tuple[str, list]]:
 
 
 def main(folder: str, channel_half_width: float = CHANNEL_HALF_WIDTH, lane_width: float = LANE,
-         zone_reach: float = 0.0, strait_half_width: float | None = None) -> None:
+         zone_reach: float = ZONE_REACH, strait_half_width: float | None = None) -> None:
     """Print the default board's map file, with the Red Sea channel and the Africa lane of these widths (cm), the
     channel from Bab-el-Mandeb on `strait_half_width` either side (the channel's own by default), and the Gulf
     route's two zones reaching `zone_reach` cm further along it (Suez's south, Mombasa's north)."""
@@ -158,7 +170,7 @@ def main(folder: str, channel_half_width: float = CHANNEL_HALF_WIDTH, lane_width
     print(f"# {lane_width:g} cm lane cut along the board's south and west edges: the long way round (D18).")
     print("#\n# Lengths in cm from the board's south-west corner (x east, y north); headings in degrees")
     print("# counter-clockwise from east (90 = north); relief in mm. Format: maps/README.md.\n")
-    print('format = 2\nname = "Horn of Africa"\nversion = "2.0"')
+    print(f'format = 2\nname = "Horn of Africa"\nversion = "{VERSION}"')
     print('author = "Somaliland project (after the lost original board)"\n')
     print(f"[board]\nwidth = {WIDTH}\ndepth = {DEPTH}\nthickness = 0.3")
     drawn = lands(Path(folder), unary_union([lane, channel]))
@@ -202,8 +214,8 @@ if __name__ == "__main__":
     parser.add_argument("--channel", type=float, default=CHANNEL_HALF_WIDTH,
                         help=f"half-width of the Red Sea channel, cm (default {CHANNEL_HALF_WIDTH})")
     parser.add_argument("--lane", type=float, default=LANE, help=f"width of the Africa lane, cm (default {LANE})")
-    parser.add_argument("--zone-reach", type=float, default=0.0,
-                        help="cm the Gulf route's zones reach further along it (default 0)")
+    parser.add_argument("--zone-reach", type=float, default=ZONE_REACH,
+                        help=f"cm the Gulf route's zones reach further along it than board 2.0's (default {ZONE_REACH:g})")
     parser.add_argument("--strait", type=float, default=None,
                         help="half-width of the channel from Bab-el-Mandeb into the Gulf of Aden, cm (default: --channel)")
     args = parser.parse_args()
