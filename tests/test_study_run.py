@@ -167,7 +167,10 @@ class Recording(cf.ThreadPoolExecutor):
 def test_the_surveys_the_games_play_by_are_made_once_before_any_game(tmp_path, monkeypatch):
     """A worker's first game must not wait for the players' survey of the map: the runner has each distinct
     seat's survey made (on the workers, in parallel) and kept on disk before it hands out a game."""
+    from somaliland.players import survey
+
     monkeypatch.setenv("SOMALILAND_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(survey, "_CACHE", {})  # as a new process: no survey an earlier test sailed in memory
     path = tiny_study(tmp_path, games=2, factory="", strategy='["ev", "bold"]', sweep="",
                       extra="params = { voyages = 2 }\n")
     path.write_text(path.read_text().replace('policy_factory = ""\n', ""))
