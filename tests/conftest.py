@@ -12,7 +12,7 @@ _CACHE_ENV = "SOMALILAND_CACHE"
 
 
 def pytest_configure(config):
-    """Keep the session's surveys and throw caches in a folder of its own (subprocesses inherit it), not in
+    """Keep the session's surveys in a folder of its own (subprocesses inherit it), not in
     ~/.cache/somaliland: a test's result never rests on what an earlier run, or a study, left there."""
     config._somaliland_cache = tempfile.mkdtemp(prefix="somaliland-test-cache-")
     config._somaliland_cache_was = os.environ.get(_CACHE_ENV)

@@ -87,6 +87,26 @@ def test_verify_says_ok_for_an_untouched_record(recorded):
     assert verdict.ok, verdict.message
 
 
+def _with_physics(recorded, tmp_path, **physics):
+    lines = recorded[0].read_text().splitlines()
+    head = json.loads(lines[0])
+    head["physics"].update(physics)
+    older = tmp_path / "older.jsonl"
+    older.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+    return older
+
+
+def test_a_record_of_the_retired_fidelity_setting_verifies_at_full_physics_and_is_refused_at_fast(recorded, tmp_path):
+    """Records made while `SimSettings` had a `fidelity` name it: "full" is how every roll is simulated now, so such
+    a record verifies; a game played at "fast" (rolls from a library, removed) cannot be re-simulated: one line."""
+    verdict = verify_record(_with_physics(recorded, tmp_path, fidelity="full"), scripted_factory)
+    assert verdict.ok, verdict.message
+    fast = _with_physics(recorded, tmp_path, fidelity="fast")
+    with pytest.raises(RecordError, match=r"older\.jsonl, line 1: .*physics\.fidelity = 'fast' is not allowed; "
+                                          r"expected \"full\": the fast fidelity .* was removed"):
+        verify_record(fast, scripted_factory)
+
+
 def test_verify_names_the_first_line_that_differs(recorded, tmp_path):
     lines = recorded[0].read_text().splitlines()
     k = next(i for i, line in enumerate(lines) if json.loads(line)["kind"] == "throw")

@@ -54,8 +54,8 @@ from typing import Protocol
 
 import numpy as np
 
-from physics import Roller, portable, practice_roller, practice_settings, simulates
-from physics.fast import cache_root
+from physics import Roller, portable, private_roller, simulates
+from somaliland.cache import cache_root
 from somaliland.map.model import Direction, Map, Route
 from somaliland.players.aim import FINE, Candidate, Spread, landings, prior_odds, rank, sizing_up
 from somaliland.players.calibration import ThrowModel, calibrate
@@ -296,7 +296,7 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
     at_sea = sea_rules(config)
     digest = survey_digest(world, draw) if luck is None else f"luck|{luck}"  # what the legs' seeds are made from
     keyed = digest if luck is None else f"{map_digest(world)}|{digest}"  # the map's, whatever seeds its legs
-    key = (keyed, at_sea, spread, weights, tumble, practice_settings(roller.settings), voyages)
+    key = (keyed, at_sea, spread, weights, tumble, roller.settings, voyages)
     if thrower is not None:
         key += (thrower.survey_key,)
     if key in _CACHE:
@@ -338,7 +338,7 @@ def _sail(roller: Roller, world: Map, at_sea: RulesConfig, spread: Spread, weigh
     """Return the survey sailed under the rules at sea (lone voyages and convoys on every route), with its CPU."""
     started = time.process_time()
     model = calibrate(roller, at_sea.die_size, at_sea.die_mass, tumble=tumble)
-    with practice_roller(roller) as own:  # full physics whatever the game's fidelity
+    with private_roller(roller) as own:
         sailor = _Sailor(own, world, at_sea, model, spread, weights, thrower, digest)
         lone = {(r.name, d): sailor.lone(r, d, voyages) for r in world.routes for d in Direction}
         convoys = {r.name: sailor.convoys(r, convoy_size(voyages), convoy_runs(voyages),
