@@ -44,6 +44,19 @@ def test_same_seed_same_record():
     assert first_parting(a.events, b.events) is None
 
 
+def test_a_finished_game_leaves_what_outlives_it_to_no_full_garbage_collection(monkeypatch):
+    """After a process's first game, what it made that later games read (surveys, maps, modules) is frozen out of the
+    cyclic collector's walks (`gc.freeze`), once."""
+    import gc
+
+    play(setup(seed=5, rounds=1))
+    assert gc.get_freeze_count() > 0
+    again = []
+    monkeypatch.setattr(gc, "freeze", lambda: again.append(True))
+    play(setup(seed=6, rounds=1))
+    assert not again  # frozen once: later games' objects are collected as before
+
+
 def test_other_seed_other_game():
     assert first_parting(play(setup(seed=5)).events, play(setup(seed=6)).events) is not None
 
