@@ -12,14 +12,23 @@ _CACHE_ENV = "SOMALILAND_CACHE"
 
 
 def pytest_configure(config):
-    """Keep the session's surveys in a folder of its own (subprocesses inherit it), not in
-    ~/.cache/somaliland: a test's result never rests on what an earlier run, or a study, left there."""
+    """Keep the session's surveys in a folder of its own (subprocesses inherit it), not in ~/.cache/somaliland: a
+    test's result never rests on what an earlier run, or a study, left there.
+
+    One folder for the whole run: pytest-xdist's workers (`make test` runs `-n auto`) inherit it from the process
+    that starts them, so what one worker keeps on disk the others read instead of making it again. That process
+    makes the folder and removes it at the end."""
+    if hasattr(config, "workerinput"):  # an xdist worker: the folder is its controller's
+        config._somaliland_cache = None
+        return
     config._somaliland_cache = tempfile.mkdtemp(prefix="somaliland-test-cache-")
     config._somaliland_cache_was = os.environ.get(_CACHE_ENV)
     os.environ[_CACHE_ENV] = config._somaliland_cache
 
 
 def pytest_unconfigure(config):
+    if config._somaliland_cache is None:
+        return
     shutil.rmtree(config._somaliland_cache, ignore_errors=True)
     if config._somaliland_cache_was is None:
         os.environ.pop(_CACHE_ENV, None)
