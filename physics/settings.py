@@ -43,7 +43,7 @@ class SimSettings:
     audit: bool = False
     # "per_roll": every roll builds a fresh Bullet world, so a roll's result depends on its scene and throw
     # alone. "per_game": the rolls of a game (from `new_game` on, on its board) share one world, each roll's
-    # dice removed after it: about 15% less CPU per game, but Bullet's broadphase keeps state from roll to
+    # dice removed after it: about a fifth less CPU per game, but Bullet's broadphase keeps state from roll to
     # roll, so a roll's result also depends on the game's rolls before it (a game stays deterministic from
     # its seed, and replays whole). physics/README.md.
     world: str = "per_roll"
