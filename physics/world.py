@@ -135,7 +135,8 @@ def step_clock():
 class Calls:
     """pybullet's functions a roll's stepping loop calls thousands of times, for one client, to be called
     positionally with `client` last: `pose(uid, client)`, `velocity(uid, client)`, `contact_points(a, b, ALL_LINKS,
-    ALL_LINKS, client)`, `set_velocity(uid, linear, angular, client)`, `remove(uid, client)`, and `step()`. Building a world and adding a die call pybullet with `physicsClientId=client`.
+    ALL_LINKS, client)`, `set_velocity(uid, linear, angular, client)`, `remove(uid, client)`, and `step()`. Building
+    a world and adding a die call pybullet with `physicsClientId=client`.
 
     BulletClient looks each function up by name on every call and wraps it in a `functools.partial` that merges
     that keyword into the call: 0.3-0.8 us of a 2-3.5 us call, 1.5-2 us more to look it up. These are the same

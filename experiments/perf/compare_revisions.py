@@ -86,7 +86,8 @@ class _PybulletClock:
 
     def __init__(self, module) -> None:
         self.module = module
-        self.originals = {name: f for name, f in vars(module).items() if type(f).__name__ == "builtin_function_or_method"}
+        self.originals = {name: f for name, f in vars(module).items()
+                          if type(f).__name__ == "builtin_function_or_method"}
         self.seconds, self.calls = 0.0, 0
         self.inner, self.outer = self._overheads()
 
