@@ -45,9 +45,10 @@ run: $(STAMP)
 	mkdir -p out
 	$(BIN)/somaliland play --players 4 --seed 7 --record out/game.jsonl
 
-## Quick start 2: set up and run the whole test suite.
+## Quick start 2: set up and run the whole test suite, one worker process per CPU (pytest-xdist); a test file's tests
+## run in one worker, so the fixtures a file shares are made once.
 test: $(STAMP) xvfb chromium
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

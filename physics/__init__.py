@@ -8,7 +8,7 @@ from physics.dice import FACE_NAMES, STANDARD_FACES, DieSpec, face_up, resting_o
 from physics.errors import PhysicsError, PhysicsInputError
 from physics.materials import Materials
 from physics.result import Contact, DiePath, DieRest, OffBoard, RollResult, TipOver
-from physics.roller import Roller, make_roller, practice_roller, practice_settings, private_roller, simulates
+from physics.roller import Roller, make_roller, private_roller, simulates
 from physics.scene import PlacedDie, Pose, Scene
 from physics.settings import SimSettings
 from physics.throw import Style, Throw
@@ -17,5 +17,5 @@ __all__ = [
     "FACE_NAMES", "STANDARD_FACES", "Board", "Contact", "DiePath", "DieRest", "DieSpec", "Materials",
     "OffBoard", "PhysicsError", "PhysicsInputError", "PlacedDie", "Pose", "Prism", "RollResult", "Roller",
     "Scene", "SimSettings", "Style", "Throw", "TipOver", "board_mesh", "face_up", "make_roller",
-    "practice_roller", "practice_settings", "private_roller", "resting_orientation", "simulates", "tilt_deg",
+    "private_roller", "resting_orientation", "simulates", "tilt_deg",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from physics.board import Board
-from physics.dice import DieSpec, Quaternion
+from physics.dice import DieSpec, Quaternion, lowest_point_offset
 from physics.errors import PhysicsInputError
 from physics.scene import PlacedDie, Scene
 from physics.throw import Throw
@@ -44,12 +44,7 @@ def below_board(board: Board, spec: DieSpec, position, orientation: Quaternion) 
     r = spec.bounding_radius
     if not (r <= cx <= board.width - r and r <= cy <= board.depth - r):
         return False
-    # the lowest corner's depth below the centre (`lowest_point_offset`, in plain floats: every roll asks it of
-    # every resting die): the half extents times the bottom row of the rotation matrix
-    x, y, z, w = orientation
-    hx, hy, hz = spec.half_extents
-    below = abs(2 * (x * z - y * w)) * hx + abs(2 * (y * z + x * w)) * hy + abs(1 - 2 * (x * x + y * y)) * hz
-    return cz - below < -BELOW_BOARD_TOLERANCE
+    return cz - lowest_point_offset(spec, orientation) < -BELOW_BOARD_TOLERANCE
 
 
 def _check_resting(dice: list[PlacedDie], board: Board) -> None:

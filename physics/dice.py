@@ -125,8 +125,15 @@ def tilt_deg(orientation: Quaternion) -> float:
 
 
 def lowest_point_offset(spec: DieSpec, orientation: Quaternion) -> float:
-    """Return how far the die's lowest corner lies below its centre."""
-    return float(portable.dot(np.abs(rotation_matrix(orientation)[2, :]), np.array(spec.half_extents)))
+    """Return how far the die's lowest corner lies below its centre: the half extents times the absolute bottom row
+    of the rotation matrix.
+
+    In plain floats (every roll asks it), summed in the order `portable.dot` sums (first + second, then + third):
+    the same to the last bit as `portable.dot(abs(rotation_matrix(orientation)[2, :]), half_extents)`.
+    """
+    x, y, z, w = orientation
+    hx, hy, hz = spec.half_extents
+    return abs(2 * (x * z - y * w)) * hx + abs(2 * (y * z + x * w)) * hy + abs(1 - 2 * (x * x + y * y)) * hz
 
 
 def lowest_heights(size: tuple[float, float, float], positions: np.ndarray, orientations: np.ndarray) -> np.ndarray:

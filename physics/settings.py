@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from physics.errors import PhysicsInputError, check_finite
 
 
 INTEGER_FIELDS = ("rate_hz", "sample_hz", "settle_samples", "solver_iterations")
-CHOICE_FIELDS = {"world": ("per_roll", "per_game"), "fidelity": ("full", "fast")}  # text fields and their values; the rest are numbers
+CHOICE_FIELDS = {"world": ("per_roll", "per_game")}  # text fields and their values; the rest are numbers
+# settings that are no more, as older records and study files name them: the one value each is still read at (how
+# every roll is simulated now) and what to say of any other
+RETIRED = {"fidelity": ("full", 'the fast fidelity (rolls taken from a library) was removed; only "full" physics '
+                                "is simulated, so a game played at another fidelity cannot be re-simulated")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,15 +43,10 @@ class SimSettings:
     audit: bool = False
     # "per_roll": every roll builds a fresh Bullet world, so a roll's result depends on its scene and throw
     # alone. "per_game": the rolls of a game (from `new_game` on, on its board) share one world, each roll's
-    # dice removed after it: about 15% less CPU per game, but Bullet's broadphase keeps state from roll to
+    # dice removed after it: about a fifth less CPU per game, but Bullet's broadphase keeps state from roll to
     # roll, so a roll's result also depends on the game's rolls before it (a game stays deterministic from
     # its seed, and replays whole). physics/README.md.
     world: str = "per_roll"
-    # "full": every roll simulated by Bullet. "fast": a lone die's roll across open, flat board is taken from a
-    # library of Bullet rolls (physics/fast.py); rolls that could touch another die, an edge or relief, and
-    # pushes, are still simulated in full. For searches and screening studies: physics/README.md says where
-    # its answers were checked against full physics and where it must not be used.
-    fidelity: str = "full"
 
     def __post_init__(self) -> None:
         for name, values in CHOICE_FIELDS.items():
@@ -86,3 +87,16 @@ class SimSettings:
     def steps_per_sample(self) -> int:
         """Return the physics steps between two path samples."""
         return self.rate_hz // self.sample_hz
+
+
+def current_fields(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Return settings as a mapping names them (a record's header, a study's `[physics]` table), less the retired
+    settings (`RETIRED`) at the value every roll is simulated at now.
+
+    Raises:
+        PhysicsInputError: a retired setting at any other value (names it and why it cannot be simulated).
+    """
+    for name, (kept, why) in RETIRED.items():
+        if name in values and values[name] != kept:
+            raise PhysicsInputError(name, values[name], f'"{kept}": {why}')
+    return {k: v for k, v in values.items() if k not in RETIRED}

@@ -12,9 +12,6 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-import numpy as np
-
-from physics import portable
 from physics.board import Board
 from physics.dice import Quaternion, face_down, lowest_point_offset
 from physics.errors import PhysicsError
@@ -27,6 +24,11 @@ from physics.world import Calls, KeptWorld, add_die, bullet_client, build_world
 
 PENDING, IN_WORLD, FELL = 0, 1, 2  # a die not yet in the world, in it, fallen off the table
 MOVED_DISTANCE = 1e-4  # m: a resting die displaced less than this has not moved (see physics/outcome.py)
+
+
+def _norm(v: tuple[float, float, float]) -> float:
+    """Return a vector's length as `portable.norm` gives it, to the last bit (its squares summed in numpy's order)."""
+    return math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
 
 
 @lru_cache(maxsize=64)
@@ -67,20 +69,21 @@ class Roll:
         self.off_table: dict[int, tuple[float, float, float]] = {}
         self.shapes: dict[tuple[float, float, float], int] = kept.shapes if kept is not None else {}
         self.step = 0
+        self._chunk_time = settings.steps_per_sample * settings.dt  # simulated seconds between two path samples
         # bound once: BulletClient looks every call up by name and adds a keyword to each (world.Calls)
         self._calls = Calls(p)
         self._client = self._calls.client
         self._step = self._calls.step
         if kept is None or not kept.built:
             self.shapes.clear()  # a kept world's die shapes went with its old world
-            build_world(p, settings, self.board, scene.materials)
+            build_world(self._calls, settings, self.board, scene.materials)
             if kept is not None:
                 kept.built = True
         self._launch()
 
     # -- dice in the world ---------------------------------------------------------------------------
     def _add(self, i: int, position, orientation, *, asleep: bool) -> int:
-        uid = add_die(self.p, self.shapes, self.dice[i].spec, self.scene.materials, self.s, position, orientation,
+        uid = add_die(self._calls, self.shapes, self.dice[i].spec, self.scene.materials, self.s, position, orientation,
                       asleep=asleep)
         self.uid[i], self.index[uid] = uid, i
         self.state[i] = IN_WORLD
@@ -97,15 +100,15 @@ class Roll:
         if t.style is Style.ROLL:
             q = t.orientation or die.pose.orientation
             z = ground + t.release_height + lowest_point_offset(die.spec, q)
-            v = np.array([t.speed * math.cos(t.heading), t.speed * math.sin(t.heading), 0.0])
-            w = np.array(t.spin)
+            v = (t.speed * math.cos(t.heading), t.speed * math.sin(t.heading), 0.0)
+            w = t.spin
         else:
             q = push_orientation(t.orientation or die.pose.orientation, t.heading)
             z = ground + die.spec.size[face_down(q) // 2] / 2
-            v, w = push_velocities(die.spec, q, t.heading, self.s.push_overdrive)
+            v, w = (tuple(a.tolist()) for a in push_velocities(die.spec, q, t.heading, self.s.push_overdrive))
         uid = self._add(0, (x, y, z), q, asleep=False)
-        self.p.resetBaseVelocity(uid, v.tolist(), w.tolist())
-        self.speed[0], self.spin[0] = portable.norm(v), portable.norm(w)
+        self._calls.set_velocity(uid, v, w, self._client)
+        self.speed[0], self.spin[0] = _norm(v), _norm(w)
         self.pushes_left = max(0, t.style.pushes - 1)
 
     def _pose(self, uid: int):
@@ -115,7 +118,7 @@ class Roll:
     def _push_again(self) -> None:
         _, q = self._pose(self.uid[0])
         v, w = push_velocities(self.dice[0].spec, q, self.throw.heading, self.s.push_overdrive)
-        self.p.resetBaseVelocity(self.uid[0], v.tolist(), w.tolist())
+        self._calls.set_velocity(self.uid[0], v.tolist(), w.tolist(), self._client)
         self.pushes_left -= 1
 
     # -- reach: which resting dice a moving die could touch before the next sample --------------------
@@ -136,8 +139,8 @@ class Roll:
         moving = [i for i in self.live if speed[i] > 0 or spin[i] > 0]
         if not moving:
             return
-        chunk = self.s.steps_per_sample * self.s.dt
-        vmax = self.strike_gain * (max(math.hypot(speed[i], gyration[i] * spin[i]) for i in moving)
+        chunk = self._chunk_time
+        vmax = self.strike_gain * (max([math.hypot(speed[i], gyration[i] * spin[i]) for i in moving])
                                    + GRAVITY * chunk)
         margin = self.s.reach_margin
         reach = vmax * chunk + margin
@@ -225,30 +228,32 @@ class Roll:
         """Record the pose and speed of every die in the world; return True if every die is still."""
         s, still, t = self.s, True, self.step * self.s.dt
         velocity, pose, client = self._calls.velocity, self._calls.pose, self._client
+        speed, spin, uids, times, poses = self.speed, self.spin, self.uid, self.times, self.poses
+        hypot = math.hypot
         for i in list(self.live):
-            uid = self.uid[i]
+            uid = uids[i]
             v, w = velocity(uid, client)
-            was_still = self.speed[i] == 0.0 and self.spin[i] == 0.0
+            was_still = speed[i] == 0.0 and spin[i] == 0.0
             if was_still and not any(v) and not any(w):
                 continue  # asleep: its pose has not changed
             pos, orn = pose(uid, client)
             if not math.isfinite(sum(pos) + sum(orn) + sum(v) + sum(w)):
                 raise PhysicsError(f"die {self.dice[i].name!r} diverged at t={t:.4f} s")
-            if was_still and self.times[i][-1] < t - self.s.steps_per_sample * self.s.dt:
+            if was_still and times[i][-1] < t - self._chunk_time:
                 # it lay still since its last sample: mark its rest just before it woke
-                self.times[i].append(t - self.s.steps_per_sample * self.s.dt)
-                self.poses[i].append(self.poses[i][-1])
-            self.times[i].append(t)
-            self.poses[i].append((pos, orn))
+                times[i].append(t - self._chunk_time)
+                poses[i].append(poses[i][-1])
+            times[i].append(t)
+            poses[i].append((pos, orn))
             self.pos[i] = pos
-            self.speed[i], self.spin[i] = math.hypot(*v), math.hypot(*w)
+            speed[i], spin[i] = hypot(*v), hypot(*w)
             if pos[2] < self.board.table_top - 2 * self.radius[i]:
                 self.state[i] = FELL
                 self.live.remove(i)
                 self.alive.remove(i)
                 self.off_table[i] = pos
-                self.p.removeBody(uid)
-            elif self.speed[i] >= s.settle_speed or self.spin[i] >= s.settle_spin:
+                self._calls.remove(uid, self._client)
+            elif speed[i] >= s.settle_speed or spin[i] >= s.settle_spin:
                 still = False
         return still
 
@@ -293,5 +298,5 @@ class Roll:
         """Take this roll's dice out of a kept world, last in first out (those that fell off the table are out)."""
         for i in reversed(self.uid):
             if self.state[i] != FELL:
-                self.p.removeBody(self.uid[i])
+                self._calls.remove(self.uid[i], self._client)
 

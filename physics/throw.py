@@ -14,6 +14,9 @@ MAX_SPIN = 300.0  # rad/s
 MAX_RELEASE = 0.5  # m
 
 
+_PUSHES = {"roll": 0, "quarter": 1, "half": 2}  # quarter turns a style makes
+
+
 class Style(enum.Enum):
     """How the die leaves the hand: a free roll, or a gentle push turning it a quarter or half turn."""
 
@@ -24,7 +27,7 @@ class Style(enum.Enum):
     @property
     def pushes(self) -> int:
         """Return how many quarter turns a push style makes (0 for a roll)."""
-        return {Style.ROLL: 0, Style.QUARTER: 1, Style.HALF: 2}[self]
+        return _PUSHES[self.value]
 
 
 @dataclass(frozen=True, slots=True)

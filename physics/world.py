@@ -135,11 +135,12 @@ def step_clock():
 class Calls:
     """pybullet's functions a roll's stepping loop calls thousands of times, for one client, to be called
     positionally with `client` last: `pose(uid, client)`, `velocity(uid, client)`, `contact_points(a, b, ALL_LINKS,
-    ALL_LINKS, client)`, and `step()`.
+    ALL_LINKS, client)`, `set_velocity(uid, linear, angular, client)`, `remove(uid, client)`, and `step()`. Building
+    a world and adding a die call pybullet with `physicsClientId=client`.
 
-    BulletClient wraps each call in a `functools.partial` that merges a keyword (`physicsClientId`) into every
-    call: 0.3-0.8 us of a 2-3.5 us call. These are the same functions with the same arguments, so the physics is
-    the same, bit for bit.
+    BulletClient looks each function up by name on every call and wraps it in a `functools.partial` that merges
+    that keyword into the call: 0.3-0.8 us of a 2-3.5 us call, 1.5-2 us more to look it up. These are the same
+    functions with the same arguments, so the physics is the same, bit for bit.
     """
 
     ALL_LINKS = -2  # getContactPoints' default link index: every link
@@ -152,6 +153,8 @@ class Calls:
         self.pose = pybullet.getBasePositionAndOrientation
         self.velocity = pybullet.getBaseVelocity
         self.contact_points = pybullet.getContactPoints
+        self.set_velocity = pybullet.resetBaseVelocity  # (uid, linear, angular, client)
+        self.remove = pybullet.removeBody  # (uid, client)
 
 
 def connect() -> bullet_client.BulletClient:
@@ -194,49 +197,52 @@ def _disconnect_all() -> None:
                 client._client = -1
 
 
-def build_world(p: bullet_client.BulletClient, settings: SimSettings, b: Board, mat: Materials) -> None:
+def build_world(calls: Calls, settings: SimSettings, b: Board, mat: Materials) -> None:
     """Build a fresh world in the client's server with the board, the table and any relief."""
-    p.resetSimulation()
-    p.setGravity(0, 0, -GRAVITY)
+    pb, client = pybullet, calls.client
+    pb.resetSimulation(physicsClientId=client)
+    pb.setGravity(0, 0, -GRAVITY, physicsClientId=client)
     # Split impulse for every penetration (Bullet's default threshold is -4 cm, far deeper than a
     # die ever sinks): penetration is then pushed out without adding velocity, which otherwise
     # makes bounces 10-16% higher than the restitution says (measured at 960 Hz).
-    p.setPhysicsEngineParameter(fixedTimeStep=settings.dt, numSubSteps=0, deterministicOverlappingPairs=1,
-                                numSolverIterations=settings.solver_iterations,
-                                splitImpulsePenetrationThreshold=0.0)
-    slab = p.createCollisionShape(p.GEOM_BOX, halfExtents=[b.width / 2, b.depth / 2, b.thickness / 2])
+    pb.setPhysicsEngineParameter(fixedTimeStep=settings.dt, numSubSteps=0, deterministicOverlappingPairs=1,
+                                 numSolverIterations=settings.solver_iterations,
+                                 splitImpulsePenetrationThreshold=0.0, physicsClientId=client)
+    slab = pb.createCollisionShape(pb.GEOM_BOX, halfExtents=[b.width / 2, b.depth / 2, b.thickness / 2],
+                                   physicsClientId=client)
     m = b.table_margin
-    table = p.createCollisionShape(p.GEOM_BOX, halfExtents=[b.width / 2 + m, b.depth / 2 + m,
-                                                            TABLE_THICKNESS / 2])
+    table = pb.createCollisionShape(pb.GEOM_BOX, halfExtents=[b.width / 2 + m, b.depth / 2 + m,
+                                                              TABLE_THICKNESS / 2], physicsClientId=client)
     statics = [
-        p.createMultiBody(0, slab, basePosition=[b.width / 2, b.depth / 2, -b.thickness / 2],
-                          useMaximalCoordinates=True),
-        p.createMultiBody(0, table, basePosition=[b.width / 2, b.depth / 2,
-                                                  b.table_top - TABLE_THICKNESS / 2],
-                          useMaximalCoordinates=True),
+        pb.createMultiBody(0, slab, basePosition=[b.width / 2, b.depth / 2, -b.thickness / 2],
+                           useMaximalCoordinates=True, physicsClientId=client),
+        pb.createMultiBody(0, table, basePosition=[b.width / 2, b.depth / 2, b.table_top - TABLE_THICKNESS / 2],
+                           useMaximalCoordinates=True, physicsClientId=client),
     ]
     for prism in b.relief:
         if prism.height > 0:
             verts, tris = prism_mesh(prism)
-            shape = p.createCollisionShape(p.GEOM_MESH, vertices=verts.tolist(),
-                                           indices=tris.ravel().tolist(),
-                                           flags=p.GEOM_FORCE_CONCAVE_TRIMESH)
-            statics.append(p.createMultiBody(0, shape, useMaximalCoordinates=True))
+            shape = pb.createCollisionShape(pb.GEOM_MESH, vertices=verts.tolist(), indices=tris.ravel().tolist(),
+                                            flags=pb.GEOM_FORCE_CONCAVE_TRIMESH, physicsClientId=client)
+            statics.append(pb.createMultiBody(0, shape, useMaximalCoordinates=True, physicsClientId=client))
     for uid in statics:
-        p.changeDynamics(uid, -1, lateralFriction=mat.board_friction, restitution=mat.board_restitution)
+        pb.changeDynamics(uid, -1, lateralFriction=mat.board_friction, restitution=mat.board_restitution,
+                          physicsClientId=client)
 
 
-def add_die(p: bullet_client.BulletClient, shapes: dict[tuple[float, float, float], int], spec: DieSpec,
-            mat: Materials, settings: SimSettings, position, orientation: Quaternion, *, asleep: bool) -> int:
+def add_die(calls: Calls, shapes: dict[tuple[float, float, float], int], spec: DieSpec, mat: Materials,
+            settings: SimSettings, position, orientation: Quaternion, *, asleep: bool) -> int:
     """Add a die's body to the world and return its body id (`shapes` caches the world's box shapes by size)."""
+    pb, client = pybullet, calls.client
     if spec.size not in shapes:
-        shapes[spec.size] = p.createCollisionShape(p.GEOM_BOX, halfExtents=list(spec.half_extents))
-    uid = p.createMultiBody(spec.mass, shapes[spec.size], basePosition=list(position),
-                            baseOrientation=list(orientation), useMaximalCoordinates=True)
+        shapes[spec.size] = pb.createCollisionShape(pb.GEOM_BOX, halfExtents=list(spec.half_extents),
+                                                    physicsClientId=client)
+    uid = pb.createMultiBody(spec.mass, shapes[spec.size], basePosition=list(position),
+                             baseOrientation=list(orientation), useMaximalCoordinates=True, physicsClientId=client)
     # a resting die sleeps until touched; its sleep threshold is so low that once woken it stays
     # awake for the rest of the roll (settling is decided by the stepping loop, not by Bullet)
-    activation = p.ACTIVATION_STATE_ENABLE_SLEEPING | (p.ACTIVATION_STATE_SLEEP if asleep else 0)
-    p.changeDynamics(uid, -1, lateralFriction=mat.die_friction, restitution=mat.die_restitution,
-                     linearDamping=0.0, angularDamping=0.0, sleepThreshold=settings.settle_speed,
-                     activationState=activation)
+    activation = pb.ACTIVATION_STATE_ENABLE_SLEEPING | (pb.ACTIVATION_STATE_SLEEP if asleep else 0)
+    pb.changeDynamics(uid, -1, lateralFriction=mat.die_friction, restitution=mat.die_restitution,
+                      linearDamping=0.0, angularDamping=0.0, sleepThreshold=settings.settle_speed,
+                      activationState=activation, physicsClientId=client)
     return uid

@@ -44,6 +44,19 @@ def test_same_seed_same_record():
     assert first_parting(a.events, b.events) is None
 
 
+def test_a_finished_game_leaves_what_outlives_it_to_no_full_garbage_collection(monkeypatch):
+    """After a process's first game, what it made that later games read (surveys, maps, modules) is frozen out of the
+    cyclic collector's walks (`gc.freeze`), once."""
+    import gc
+
+    play(setup(seed=5, rounds=1))
+    assert gc.get_freeze_count() > 0
+    again = []
+    monkeypatch.setattr(gc, "freeze", lambda: again.append(True))
+    play(setup(seed=6, rounds=1))
+    assert not again  # frozen once: later games' objects are collected as before
+
+
 def test_other_seed_other_game():
     assert first_parting(play(setup(seed=5)).events, play(setup(seed=6)).events) is not None
 
@@ -85,6 +98,26 @@ def test_record_is_json_lines_that_read_back(recorded):
 def test_verify_says_ok_for_an_untouched_record(recorded):
     verdict = verify_record(recorded[0], scripted_factory)
     assert verdict.ok, verdict.message
+
+
+def _with_physics(recorded, tmp_path, **physics):
+    lines = recorded[0].read_text().splitlines()
+    head = json.loads(lines[0])
+    head["physics"].update(physics)
+    older = tmp_path / "older.jsonl"
+    older.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+    return older
+
+
+def test_a_record_of_the_retired_fidelity_setting_verifies_at_full_physics_and_is_refused_at_fast(recorded, tmp_path):
+    """Records made while `SimSettings` had a `fidelity` name it: "full" is how every roll is simulated now, so such
+    a record verifies; a game played at "fast" (rolls from a library, removed) cannot be re-simulated: one line."""
+    verdict = verify_record(_with_physics(recorded, tmp_path, fidelity="full"), scripted_factory)
+    assert verdict.ok, verdict.message
+    fast = _with_physics(recorded, tmp_path, fidelity="fast")
+    with pytest.raises(RecordError, match=r"older\.jsonl, line 1: .*physics\.fidelity = 'fast' is not allowed; "
+                                          r"expected \"full\": the fast fidelity .* was removed"):
+        verify_record(fast, scripted_factory)
 
 
 def test_verify_names_the_first_line_that_differs(recorded, tmp_path):

@@ -84,3 +84,19 @@ def test_face_up_down_and_tilt_equal_the_face_normals_to_the_last_bit():
         assert tilt_deg(q) == math.degrees(math.acos(min(1.0, max(-1.0, float(np.max(z)))))), q
     nan = (float("nan"), 0.0, 0.0, 1.0)  # a diverged pose: answered as numpy answers it
     assert face_up(nan) == int(np.argmax(world_face_normals(nan)[:, 2]))
+
+
+def test_the_lowest_point_offset_equals_the_rotation_matrix_product_to_the_last_bit():
+    """`lowest_point_offset` sums in plain floats, as a roll's launch and every resting die's check ask it; it must
+    equal `portable.dot` of the rotation matrix's absolute bottom row with the half extents, for boxes of any shape."""
+    from physics import DieSpec
+    from physics.dice import lowest_point_offset, rotation_matrix
+
+    rng = np.random.default_rng(12)
+    quaternions = [tuple(q / np.linalg.norm(q)) for q in rng.standard_normal((20_000, 4))]
+    s = math.sqrt(0.5)
+    quaternions += [(0.0, 0.0, 0.0, 1.0), (-0.0, 0.0, -0.0, 1.0), (0.5, 0.5, 0.5, 0.5), (s, 0.0, 0.0, s)]
+    for spec in (DieSpec(size=(0.016, 0.016, 0.016)), DieSpec(size=(0.02, 0.013, 0.007))):
+        half = np.array(spec.half_extents)
+        for q in quaternions:
+            assert lowest_point_offset(spec, q) == float(portable.dot(np.abs(rotation_matrix(q)[2, :]), half)), q

@@ -28,6 +28,26 @@ def test_fulfil_chance_counts_every_arriving_subset():  # R9: displacement of th
     assert fulfil_chance((12,), 30, 1.0) == 0.0
 
 
+def test_fulfil_chance_sums_every_arriving_subset_in_order_to_the_last_bit():
+    """The chance sums one term per subset that carries enough, in the order of the subsets' masks (bit i: ship i):
+    a float sum's last bit depends on its order, and a game is chaotic, so the sum must be that one."""
+    import random
+
+    def by_every_subset(displacements, value, arrive):
+        n, total = len(displacements), 0.0
+        for mask in range(1 << n):
+            if sum(d for i, d in enumerate(displacements) if mask >> i & 1) >= value:
+                k = bin(mask).count("1")
+                total += arrive ** k * (1 - arrive) ** (n - k)
+        return total
+
+    draw = random.Random(3)
+    for _ in range(5000):
+        fleet = tuple(draw.choice((6, 12, 18, 24, 30)) for _ in range(draw.randint(0, 7)))
+        value, arrive = draw.choice((6, 12, 24, 30, 48, 60)), draw.random()
+        assert fulfil_chance(fleet, value, arrive) == by_every_subset(fleet, value, arrive), (fleet, value, arrive)
+
+
 def test_a_leg_survey_gives_the_chance_to_arrive_in_each_turn():
     g = leg((0, 2, 1, 0), 4)  # of 4 voyages: 2 arrived in turn 2, 1 in turn 3, 1 not in time
     assert [g.hazard(t) for t in (1, 2, 3, 4, 5)] == [0.0, 0.5, 0.5, 0.0, 0.0]

@@ -227,6 +227,21 @@ def test_check_re_simulates_each_throw_to_its_recorded_rest(record, tmp_path, ca
     assert f"Checked {throws} throws by re-simulating: each came to rest where the record says" in out
 
 
+@pytest.mark.parametrize("fidelity, status", [("full", 0), ("fast", 2)])
+def test_check_reads_the_retired_fidelity_of_older_records(record, tmp_path, capsys, fidelity, status):
+    """A record made while the physics had a `fidelity` setting re-simulates at "full" (how every roll is simulated
+    now); at "fast" (a library of rolls, removed) it cannot, and one line says so."""
+    events = lines(record)
+    events[0]["physics"]["fidelity"] = fidelity
+    older = tmp_path / "older.jsonl"
+    older.write_text("".join(json.dumps(e) + "\n" for e in events))
+    assert main(["replay", str(older), "--round", "1", "--check", "-o", str(tmp_path / "x.png")]) == status
+    if status:
+        err = errors(capsys.readouterr().err)
+        assert len(err) == 1 and "Traceback" not in err[0], err
+        assert f"{older}, line 1: the header's physics.fidelity = 'fast' is not allowed" in err[0]
+
+
 def check_with_an_edited_hand(record, tmp_path, machine=None):
     """Re-simulate round 1 with its first throw's hand edited (and the header's machine); return its index, event."""
     events = lines(record)

@@ -47,6 +47,9 @@ PINNED = {
     "shapely 2.2.0)": _BOARD_2,
     "AMD EPYC (x86_64 AVX512_ICL, libm fma, glibc 2.36; python 3.11.7, pybullet 3.2.7, numpy 2.4.6, scipy 1.17.1, "
     "shapely 2.2.0)": _BOARD_2,
+    # measured 2026-12-06: the same digests on an Intel AVX512_SPR machine of the same glibc and packages
+    "Intel(R) Xeon(R) Processor (x86_64 AVX512_SPR, libm fma, glibc 2.36; python 3.11.7, pybullet 3.2.7, numpy 2.4.6, "
+    "scipy 1.17.1, shapely 2.2.0)": _BOARD_2,
 }
 
 

@@ -1,4 +1,4 @@
-"""Two sets of games measured side by side (somaliland/study/agreement.py): what `bench fast` validates with."""
+"""Two sets of games measured side by side (somaliland/study/agreement.py): what a change of the physics is validated with."""
 
 from pathlib import Path
 

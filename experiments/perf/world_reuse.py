@@ -7,7 +7,7 @@ physics/README.md) and prints CPU seconds per game and a digest of each game's e
 - per_game: one world per game, each roll's dice removed (last in, first out) and the statics kept.
 
 A policy is history-free only if its digests equal per_roll's (each policy repeats its own digests run after
-run: a kept world is deterministic per game, not per roll). Measured 2026-11-24 (README, Performance): one world
+run: a kept world is deterministic per game, not per roll). Measured 2026-11-24 (docs/performance.md): one world
 per game saves 13% of a game's CPU but changes all 6 games. In Bullet's dynamic-tree broadphase the pair clean-up
 cursor (`btDbvtBroadphase::m_cid`) and stage counters persist across rolls; only `resetPool` on an empty
 broadphase resets them, and pybullet does not expose it (only `resetSimulation` starts anew). It is not the only

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from physics.settings import CHOICE_FIELDS
 from somaliland.cli import args as types
@@ -44,26 +43,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     game.add_argument("--world", choices=CHOICE_FIELDS["world"], default=None,
                       help="one Bullet world per roll (the default) or per game, as a study's [physics] "
                            "table would set it; per game, games play differently")
-    game.add_argument("--fidelity", choices=CHOICE_FIELDS["fidelity"], default=None,
-                      help="full physics (the default) or the fast fidelity (physics/fast.py); fast games play "
-                           "differently")
     game.add_argument("--json", action="store_true", help="print one JSON object")
     game.set_defaults(run=run_game)
-    quick = sub.add_parser(
-        "fast", help="the fast fidelity against full physics: CPU per game side by side, and the balance answers "
-                     "of the committed validation studies",
-        description="Play the same 4-player games (strategy ev, skill 0.75, default rules and map) at full "
-                    "physics and at the fast fidelity, alternately, after one warm-up game of each (the players' "
-                    "calibration and survey, the fast fidelity's throw libraries); report the median CPU per game "
-                    "at each, their ratio, and the share of rolls the library answered. Then compare the balance "
-                    "measures of the committed validation studies (experiments/fast-game-as-designed.toml against "
-                    "game-as-designed's full-physics games, experiments/fast-tiny.toml's two cells) with their 95% "
-                    "intervals: a measure agrees when the difference lies within the two intervals combined.",
-    )
-    quick.add_argument("--games", type=types.positive_int, default=5, help="games to time at each fidelity (default 5)")
-    quick.add_argument("--seed", type=types.seed, default=1, help="seed of the first game (default 1)")
-    quick.add_argument("--json", action="store_true", help="print one JSON object")
-    quick.set_defaults(run=run_fast)
     fid = sub.add_parser(
         "fidelity", help="what a physics step rate costs in accuracy and saves in time, rates side by side",
         description="For each step rate: the deepest impact penetration of any die into the board over the "
@@ -96,8 +77,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     study.add_argument("--world", choices=CHOICE_FIELDS["world"], default=None,
                        help="one Bullet world per roll (the default) or per game, as a study's [physics] "
                             "table would set it; per game, games play differently")
-    study.add_argument("--fidelity", choices=CHOICE_FIELDS["fidelity"], default=None,
-                       help="full physics (the default) or the fast fidelity (physics/fast.py)")
     study.add_argument("--json", action="store_true", help="print one JSON object")
     study.set_defaults(run=run_study_bench)
 
@@ -194,15 +173,15 @@ def run_game(args: argparse.Namespace) -> int:
         profile.enable()
         play_game(GameSetup(seed=args.seed, seats=seats, rules=rules, physics=settings), world, roller)
         profile.disable()
-        with step_clock() as clock:  # the first game again, Bullet's steps timed: the floor at this fidelity
+        with step_clock() as clock:  # the first game again, Bullet's steps timed: the floor at these settings
             t0 = time.process_time()
             play_game(GameSetup(seed=args.seed, seats=seats, rules=rules, physics=settings), world, roller)
             clocked = time.process_time() - t0
     areas = _profile_areas(pstats.Stats(profile))
     out = {"games": args.games, "median_cpu_s": round(statistics.median(cpu), 3),
            "min_cpu_s": round(min(cpu), 3), "max_cpu_s": round(max(cpu), 3),
-           "median_throws": statistics.median(throws), "warm_up_cpu_s": round(warm_up, 3), "target_cpu_s": 0.35, "rate_hz": settings.rate_hz,
-           "solver_iterations": settings.solver_iterations, "world": settings.world, "fidelity": settings.fidelity,
+           "median_throws": statistics.median(throws), "warm_up_cpu_s": round(warm_up, 3), "rate_hz": settings.rate_hz,
+           "solver_iterations": settings.solver_iterations, "world": settings.world,
            "profile_share": areas,
            "stepping": {"game_cpu_s": round(clocked, 3), "step_cpu_s": round(clock.seconds, 3), "steps": clock.steps,
                         "us_per_step": round(1e6 * clock.seconds / max(clock.steps, 1), 2)}}
@@ -210,7 +189,7 @@ def run_game(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0
     print(f"{args.games} four-player games on {world.name}: median {out['median_cpu_s']} CPU s per game "
-          f"(min {out['min_cpu_s']}, max {out['max_cpu_s']}; issue 17's target 0.35), "
+          f"(min {out['min_cpu_s']}, max {out['max_cpu_s']}), "
           f"median {out['median_throws']} throws; after a warm-up game of {out['warm_up_cpu_s']} CPU s (a process's first "
           f"game also surveys the map for its players)")
     if settings != SimSettings():
@@ -256,102 +235,10 @@ def run_fidelity(args: argparse.Namespace) -> int:
     return 0
 
 
-# the committed validation of the fast fidelity: (what, full-physics results and cell, fast results and cell)
-FAST_VALIDATION = (
-    ("horn-of-africa, 4 ev", ("game-as-designed", 0), ("fast-game-as-designed", 0)),
-    ("horn-of-africa, ev ev bold cautious", ("game-as-designed", 1), ("fast-game-as-designed", 1)),
-    ("tiny, 2 ev", ("fast-tiny", 0), ("fast-tiny", 1)),
-)
-
-
-def run_fast(args: argparse.Namespace) -> int:
-    """Run the fast-fidelity benchmark: timing side by side, then the committed validation."""
-    import statistics
-    import time
-
-    from physics import SimSettings, make_roller
-    from somaliland.engine.loop import play_game
-    from somaliland.engine.setup import DEFAULT_MAP, GameSetup
-    from somaliland.study.agreement import cell_games, compare
-    from somaliland.study.errors import StudyError
-
-    world, rules, seats = _benchmark_table(["ev"])
-    fidelities = {"full": SimSettings(), "fast": SimSettings(fidelity="fast")}
-    rollers = {name: make_roller(s) for name, s in fidelities.items()}
-    cpu: dict[str, list[float]] = {name: [] for name in fidelities}
-    throws: dict[str, list[int]] = {name: [] for name in fidelities}
-    try:
-        for k in range(-1, args.games):  # k = -1: the warm-up game of each, not timed
-            for name, settings in fidelities.items():
-                setup = GameSetup(seed=args.seed + max(k, 0), seats=seats, rules=rules, physics=settings)
-                if k == 0 and name == "fast":
-                    counted = (rollers["fast"].fast_rolls, rollers["fast"].full_rolls)
-                t0 = time.process_time()
-                result = play_game(setup, world, rollers[name])
-                if k >= 0:
-                    cpu[name].append(time.process_time() - t0)
-                    throws[name].append(result.throws)
-        library = rollers["fast"].fast_rolls - counted[0]
-        simulated = rollers["fast"].full_rolls - counted[1]
-    finally:
-        for roller in rollers.values():
-            roller.close()
-    median = {name: statistics.median(v) for name, v in cpu.items()}
-    results = Path(DEFAULT_MAP).resolve().parents[1] / "experiments" / "results"
-    checks = []
-    for what, (full_dir, full_cell), (fast_dir, fast_cell) in FAST_VALIDATION:
-        try:
-            rows = compare(cell_games(results / full_dir, full_cell), cell_games(results / fast_dir, fast_cell))
-        except (StudyError, OSError) as error:
-            checks.append({"what": what, "missing": str(error)})
-            continue
-        checks.append({"what": what, "games": [rows[0].a.games, rows[0].b.games], "rows": rows})
-    if args.json:
-        print(json.dumps({
-            "games": args.games, "seed": args.seed, "median_cpu_s": {k: round(v, 3) for k, v in median.items()},
-            "speedup": round(median["full"] / median["fast"], 2), "target_speedup": 50,
-            "median_throws": {k: statistics.median(v) for k, v in throws.items()},
-            "library_share": round(library / max(1, library + simulated), 3),
-            "validation": [c if "missing" in c else {
-                "what": c["what"], "games": c["games"], "agree": sum(bool(r.agrees) for r in c["rows"]),
-                "measures": [{"measure": r.label, "full": [r.a.value, r.a.low, r.a.high],
-                              "fast": [r.b.value, r.b.low, r.b.high], "difference": r.difference,
-                              "half_width": r.half_width, "agrees": r.agrees} for r in c["rows"]]}
-                for c in checks]}, default=float))
-        return 0
-    print(f"{args.games} four-player games on {world.name} at each fidelity (seeds {args.seed}-{args.seed + args.games - 1}, "
-          f"strategy ev, skill 0.75), after one warm-up game each:")
-    for name in fidelities:
-        print(f"  {name:4} fidelity: median {median[name]:.3f} CPU s per game (min {min(cpu[name]):.3f}, max "
-              f"{max(cpu[name]):.3f}), median {statistics.median(throws[name])} throws")
-    print(f"  fast / full: {median['full'] / median['fast']:.2f}x faster per game (issue 17's target: 50x); the "
-          f"library answered {library} of {library + simulated} rolls ({library / max(1, library + simulated):.0%}), "
-          f"the rest were simulated in full (near another die, an edge or relief)")
-    for c in checks:
-        if "missing" in c:
-            print(f"\nvalidation, {c['what']}: not run ({c['missing']}); run the study first")
-            continue
-        rows = c["rows"]
-        print(f"\nvalidation, {c['what']}: {c['games'][0]} full-physics games against {c['games'][1]} fast ones; "
-              f"{sum(bool(r.agrees) for r in rows)} of {len(rows)} measures agree within their 95% intervals")
-        print(f"  {'measure':<48} {'full physics':>26} {'fast':>26} {'difference':>20}")
-        for r in rows:
-            mark = {True: "agrees", False: "DIFFERS", None: "no interval"}[r.agrees]
-            print(f"  {r.label:<48} {_estimate_text(r.a):>26} {_estimate_text(r.b):>26} "
-                  f"{r.difference:+8.3f} ± {r.half_width:.3f}  {mark}")
-    return 0
-
-
-def _estimate_text(e) -> str:
-    """Return `value [low, high]` with 3 significant digits."""
-    return f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]"
-
-
 def _physics_overrides(args: argparse.Namespace) -> dict[str, int | str]:
-    """Return the SimSettings fields `--rate-hz`, `--solver-iterations`, `--world` and `--fidelity` set (empty: the
-    defaults)."""
+    """Return the SimSettings fields `--rate-hz`, `--solver-iterations` and `--world` set (empty: the defaults)."""
     return {name: value for name, value in (("rate_hz", args.rate_hz), ("solver_iterations", args.solver_iterations),
-                                            ("world", args.world), ("fidelity", args.fidelity)) if value is not None}
+                                            ("world", args.world)) if value is not None}
 
 
 def _physics_note(settings) -> str:
@@ -360,8 +247,8 @@ def _physics_note(settings) -> str:
 
     defaults = SimSettings()
     return (f"  physics at {settings.rate_hz} Hz, {settings.solver_iterations} solver iterations, one world "
-            f"{settings.world.replace('_', ' ')}, {settings.fidelity} fidelity (defaults {defaults.rate_hz} Hz, "
-            f"{defaults.solver_iterations}, {defaults.world.replace('_', ' ')}, {defaults.fidelity}): these games "
+            f"{settings.world.replace('_', ' ')} (defaults {defaults.rate_hz} Hz, "
+            f"{defaults.solver_iterations}, {defaults.world.replace('_', ' ')}): these games "
             f"play differently")
 
 
@@ -384,8 +271,7 @@ def run_study_bench(args: argparse.Namespace) -> int:
            "games_per_hour_2_with_startup": round(two.games_per_hour, 1), "scaling": round(ratio, 3),
            "hours_for_10000_games": round(10_000 / two.steady_games_per_hour, 2), "target_scaling": 0.8,
            "target_hours_for_10000": 1.5, "cpus": os.cpu_count(), "load_average_before": round(load, 2),
-           "rate_hz": settings.rate_hz, "solver_iterations": settings.solver_iterations, "world": settings.world,
-           "fidelity": settings.fidelity}
+           "rate_hz": settings.rate_hz, "solver_iterations": settings.solver_iterations, "world": settings.world}
     if args.json:
         print(json.dumps(out))
         return 0

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from physics.settings import current_fields
 from somaliland import __version__
 from somaliland.engine.encode import BEFORE_OPTIONS
 from somaliland.engine.events import Header, Stamped, decode, encode
@@ -140,9 +141,10 @@ def _check_replayable(setup: GameSetup, path: str) -> None:
 
 def _comparable(header: Header, recorded: Header) -> Header:
     """Return a header as verify compares it with the record's: without the machine that played (any may replay
-    it), and without rules options younger than the recorded header (the game played them as the code before)."""
+    it), without rules options younger than the recorded header (the game played them as the code before), and
+    without retired physics settings at the value rolls are simulated at now (`physics.settings.RETIRED`)."""
     rules = {k: v for k, v in header.rules.items() if k in recorded.rules or k not in BEFORE_OPTIONS}
-    return replace(header, rules=rules, machine=None)
+    return replace(header, rules=rules, physics=current_fields(header.physics), machine=None)
 
 
 def _at(data: Any, where: str | None) -> Any:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from physics import (Board, DiePath, DieSpec, Materials, PlacedDie, Pose, Roller, Scene, Style, Throw,
-                     practice_roller, practice_settings)
+                     private_roller)
 from physics.dice import lowest_heights
 from physics.throw import MAX_SPIN
 from somaliland.rules.landfall import ROLLING_HEIGHT
@@ -162,17 +162,17 @@ def calibrate(roller: Roller, size: float, mass: float, materials: Materials | N
     """Return the throw model for this die on these materials, measuring it on first use (34 rolls).
 
     Args:
-        roller: the game's physics roller (its settings, at full physics, are part of the cache key: practice
-            rolls are full physics, `physics.practice_roller`).
+        roller: the game's physics roller (its settings are part of the cache key; the practice rolls never
+            enter a game's world, `physics.private_roller`).
         size: the die's edge, metres.
         mass: the die's mass, kilograms.
         materials: contact coefficients (the game's defaults when None).
         tumble: forward spin at release as a fraction of the rolling rate (0: the die slides).
     """
     materials = materials or Materials()
-    key = (size, mass, materials, tumble, practice_settings(roller.settings))
+    key = (size, mass, materials, tumble, roller.settings)
     if key not in _CACHE:
-        with practice_roller(roller) as lab:  # full physics whatever the game's fidelity
+        with private_roller(roller) as lab:
             _CACHE[key] = _calibrate(lab, size, mass, materials, tumble)
     return _CACHE[key]
 

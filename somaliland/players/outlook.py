@@ -118,9 +118,18 @@ def voyage(leg: LegSurvey, seized: tuple[float, ...], company: float) -> Voyage:
 def fulfil_chance(displacements: tuple[int, ...], value: int, arrive: float) -> float:
     """Return the chance that ships arriving independently (each with `arrive`) carry at least `value` (R9)."""
     n = len(displacements)
+    arrived = [arrive ** k for k in range(n + 1)]
+    lost = [(1 - arrive) ** k for k in range(n + 1)]
     total = 0.0
-    for mask in range(1 << n):
-        if sum(d for i, d in enumerate(displacements) if mask >> i & 1) >= value:
-            k = bin(mask).count("1")
-            total += arrive ** k * (1 - arrive) ** (n - k)
+    for k in _carrying(displacements, value):  # the subsets in order of their masks, each term as it always was
+        total += arrived[k] * lost[n - k]
     return total
+
+
+@cache
+def _carrying(displacements: tuple[int, ...], value: int) -> tuple[int, ...]:
+    """Return, for every subset of the ships (bit i of a mask: ship i, masks ascending) whose displacements add up to
+    at least `value`, its number of ships."""
+    n = len(displacements)
+    return tuple(bin(mask).count("1") for mask in range(1 << n)
+                 if sum(d for i, d in enumerate(displacements) if mask >> i & 1) >= value)

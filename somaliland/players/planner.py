@@ -154,7 +154,12 @@ def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], survey: Surve
         ransom = valuation.ransom_aversion * prospects.captures * ransoms(config, card, fleet.pips[mask], convoy)
         return gain - ransom - valuation.outlook.ship_cost * convoy
 
-    masks = fleet.order
+    @lru_cache(maxsize=None)
+    def options(i: int, route: str) -> tuple[tuple[int, float], ...]:
+        """Return the subsets card i may sail with on the route, in search order, each with its worth: no ships, or
+        ships worth more than nothing."""
+        return tuple((mask, worth(i, route, mask) if mask else 0.0) for mask in fleet.order
+                     if not mask or not worth(i, route, mask) <= 0)
 
     @lru_cache(maxsize=None)
     def best(i: int, used: int) -> tuple[float, tuple[tuple[str, int], ...]]:
@@ -162,11 +167,11 @@ def best_plans(cards: tuple[Card, ...], ships: tuple[Vessel, ...], survey: Surve
             return 0.0, ()
         top: tuple[float, tuple[tuple[str, int], ...]] | None = None
         for route in valuation.routes:
-            for mask in masks:
-                if mask & used or (mask and worth(i, route, mask) <= 0):
+            for mask, value in options(i, route):
+                if mask & used:
                     continue
                 rest, choices = best(i + 1, used | mask)
-                total = (worth(i, route, mask) if mask else 0.0) + rest
+                total = value + rest
                 if top is None or total > top[0] + 1e-12:
                     top = (total, ((route, mask),) + choices)
         return top  # type: ignore[return-value]

@@ -50,7 +50,7 @@ from typing import Protocol
 
 import numpy as np
 
-from physics import Roller, practice_roller, practice_settings, simulates
+from physics import Roller, private_roller, simulates
 from somaliland.map.model import Direction, Map, Route
 from somaliland.players import survey_file
 from somaliland.players.aim import Candidate, Spread, prior_odds, rank, risks, sizing_up
@@ -122,7 +122,7 @@ def survey(roller: Roller, world: Map, config: RulesConfig, *, spread: Spread, w
     at_sea = sea_rules(config)
     digest = survey_digest(world, draw) if luck is None else f"luck|{luck}"  # what the legs' seeds are made from
     keyed = digest if luck is None else f"{map_digest(world)}|{digest}"  # the map's, whatever seeds its legs
-    key = (keyed, at_sea, spread, weights, tumble, practice_settings(roller.settings), voyages)
+    key = (keyed, at_sea, spread, weights, tumble, roller.settings, voyages)
     if thrower is not None:
         key += (thrower.survey_key,)
     if key in _CACHE:
@@ -162,7 +162,7 @@ def _sail(roller: Roller, world: Map, at_sea: RulesConfig, spread: Spread, weigh
     every route unless the aim's survey (`aim`, for a thrower) gives them (its CPU is then the lone voyages')."""
     started = time.process_time()
     model = calibrate(roller, at_sea.die_size, at_sea.die_mass, tumble=tumble)
-    with practice_roller(roller) as own:  # full physics whatever the game's fidelity
+    with private_roller(roller) as own:
         sailor = _Sailor(own, world, at_sea, model, spread, weights, thrower, digest)
         lone = {(r.name, d): sailor.lone(r, d, voyages) for r in world.routes for d in Direction}
         convoys = {} if aim is not None else {

@@ -32,7 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from physics.fast import cache_root
+from somaliland.cache import cache_root
 from somaliland.machine import fingerprint
 
 FORMAT = "somaliland survey"

@@ -3,8 +3,8 @@ study's results against a cell of another's (or the same study's), with both 95%
 
 Two estimates agree when their difference lies within the two intervals' half-widths combined in quadrature
 (a 95% interval of the difference for independent games; for games sharing their seeds, which play the same
-draws with other physics, a conservative one). Used by `somaliland bench fast` to validate the fast fidelity
-against full physics on the committed maps.
+draws with other physics, a conservative one). The check a change of the physics that alters what seeds play must
+pass before it becomes the default: its games' measures against today's, cell by cell.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from somaliland.study.errors import StudyError
 from somaliland.tune.evaluate import games_where
 from somaliland.tune.measures import Estimate, Games, estimate
 
-# (measure, filters, label): what a fidelity must not change
+# (measure, filters, label): what a change of the physics must not change
 MEASURES: tuple[tuple[str, dict[str, str], str], ...] = (
     ("full_route_share", {}, "full-value route share of planned contracts"),
     ("fulfilment", {}, "contracts fulfilled"),

@@ -24,6 +24,8 @@ from typing import Any
 from physics import PhysicsInputError, SimSettings
 from physics.settings import CHOICE_FIELDS as PHYSICS_CHOICES
 from physics.settings import INTEGER_FIELDS as PHYSICS_INTS
+from physics.settings import RETIRED as PHYSICS_RETIRED
+from physics.settings import current_fields
 from somaliland.engine.setup import DEFAULT_MAP, STRATEGY_NAME, STRATEGY_NAME_TEXT, GameSetup, Seat
 from somaliland.errors import undecodable
 from somaliland.inputs import LimitError, load_toml, read_limited
@@ -285,7 +287,11 @@ def _distinct_map_names(source: str, cells: tuple[Cell, ...]) -> None:
 
 def _physics(source: str, here: str, table: Any) -> SimSettings:
     """Return the simulation settings of a cell: the defaults, with what `[physics]` sets."""
-    _known(source, f"{here}physics", table, PHYSICS_KEYS)
+    _known(source, f"{here}physics", table, PHYSICS_KEYS + tuple(PHYSICS_RETIRED))
+    try:
+        table = current_fields(table)
+    except PhysicsInputError as error:
+        raise StudyError(source, f"{here}physics.{error.name}", error.allowed, error.value) from None
     for key, value in table.items():
         if key in PHYSICS_CHOICES:
             continue  # SimSettings checks the value against its choices below

@@ -41,6 +41,9 @@ def bowtie(folder):
     ('[sweep]\n"seats.params.rolls" = [0, 100]\n',
      "sweep cell 1 (seats.params.rolls=100): seats.params.rolls: expected an integer in [0, 64], found 100"),
     ('[seat.1]\nparams = { tumble = "fast" }\n', "seat.1.params.tumble: expected a number in [0, 1], found 'fast'"),
+    ('[sweep]\n"physics.fidelity" = ["full", "fast"]\n',
+     "sweep cell 1 (physics.fidelity='fast'): physics.fidelity: expected \"full\": the fast fidelity (rolls taken "
+     "from a library) was removed"),
     ('policy_factory = "no_such_module:make"\n',
      "policy_factory: expected 'module:function' importable by this process and the workers, found "
      "'no_such_module:make'; ModuleNotFoundError: No module named 'no_such_module'"),
