@@ -34,22 +34,16 @@ from somaliland.rules import RulesConfig
 GAMES = [(2, "ev", 1000), (3, "cautious,bold,ev", 1001)]  # (players, strategies, seed)
 
 # machine fingerprint (somaliland.machine.describe) -> game -> (throws, digest of every record line after the
-# header), with the defaults of the game as designed (D15-D17, R19/D13; players that survey the map).
-# The two machines differ only in numpy's SIMD level, which physics/portable.py takes out of the game: the
-# fixed games of board 1.0 played bit for bit alike on both, so board 2.0's digests, measured on the
-# AVX512_ICL machine (2026-11-26), are pinned for both.
-_BOARD_2 = {
-    (2, "ev", 1000): (107, "8f2e6a28f6b16a7c"),
-    (3, "cautious,bold,ev", 1001): (161, "5d717307e2e8f01a"),
+# header), with the defaults of the game as designed (D15-D17, D19, D20, R19/D13; players that survey the map)
+# on board 3.0. Pinned where they were measured (2026-12-06, an Intel AVX512_SPR machine); board 2.0's digests
+# were the same on the AMD machines of the same glibc and packages, and board 3.0's are pinned there once measured.
+_BOARD_3 = {
+    (2, "ev", 1000): (63, "d6393337ac52bebc"),
+    (3, "cautious,bold,ev", 1001): (142, "80889fd7354526ec"),
 }
 PINNED = {
-    "AMD EPYC (x86_64 X86_V3, libm fma, glibc 2.36; python 3.11.7, pybullet 3.2.7, numpy 2.4.6, scipy 1.17.1, "
-    "shapely 2.2.0)": _BOARD_2,
-    "AMD EPYC (x86_64 AVX512_ICL, libm fma, glibc 2.36; python 3.11.7, pybullet 3.2.7, numpy 2.4.6, scipy 1.17.1, "
-    "shapely 2.2.0)": _BOARD_2,
-    # measured 2026-12-06: the same digests on an Intel AVX512_SPR machine of the same glibc and packages
     "Intel(R) Xeon(R) Processor (x86_64 AVX512_SPR, libm fma, glibc 2.36; python 3.11.7, pybullet 3.2.7, numpy 2.4.6, "
-    "scipy 1.17.1, shapely 2.2.0)": _BOARD_2,
+    "scipy 1.17.1, shapely 2.2.0)": _BOARD_3,
 }
 
 
