@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.venv/bin}
 work=$(mktemp -d)
-$BIN/somaliland play --players 4 --seed 3 --record "$work/game.jsonl" > /dev/null
+$BIN/somaliland play --players 4 --seed 3 --strategies ev,bold,ev,cautious --record "$work/game.jsonl" > /dev/null
 $BIN/somaliland replay "$work/game.jsonl" --round 2 --turn 3 -o docs/replay-frame.png
 $BIN/somaliland replay "$work/game.jsonl" --round 2 --top-down docs/replay-top-down.png
 $BIN/somaliland replay "$work/game.jsonl" --html "$work/game.html"
@@ -29,4 +29,4 @@ with sync_playwright() as p:
     browser.close()
 PY
 $BIN/somaliland dice --faces 1,2,3,4,5,6 --throws 2000 --seed 1 --plot docs/dice.png > /dev/null
-echo "docs/*.png remade from play --players 4 --seed 3"
+echo "docs/*.png remade from play --players 4 --seed 3 --strategies ev,bold,ev,cautious"

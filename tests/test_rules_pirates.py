@@ -11,7 +11,7 @@ from shapely import Point, box
 
 from rules_fixtures import N, S, config, game, place, pose, rest, roll, world
 from somaliland.map.model import Land, PiratePort
-from somaliland.rules import Card, Status, apply_roll, lose_turn, nearest, seize, throwable
+from somaliland.rules import Card, Status, apply_roll, begin_turn, lose_turn, nearest, seize, throwable
 from somaliland.rules.accidents import footprint
 from somaliland.rules.events import Arrived, Released, Seized, TurnSkipped
 from somaliland.rules.placement import clear_pose, open_sea, open_sea_toward
@@ -80,6 +80,8 @@ def test_D8_D20_a_held_ship_is_released_after_its_lost_turn_and_is_then_a_ship_a
     state, _ = lose_turn(replace(state, turn=2), "red-8", world(), config())
     red = state.ship("red-8")
     assert (red.status, red.held_in, red.seized_from) == (Status.AT_SEA, "", None)  # D20: at sea like any other
+    assert seize(state, world(), config())[1] == ()  # D8: its lost turn lasts to the end of turn 2, raid included
+    state = begin_turn(state, config())  # turn 3
     state, events = seize(state, world(), config())
     assert [e.ship for e in events if isinstance(e, Seized)] == ["red-8"]  # the nearest again: taken again (D20)
     assert state.sheets[0].ransom == 4

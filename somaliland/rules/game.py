@@ -64,14 +64,15 @@ def take_contracts(state: GameState, draft: Draft) -> GameState:
 
 
 def begin_turn(state: GameState, config: RulesConfig) -> GameState:
-    """Return the state with the turn marker moved one space (R14, D10).
+    """Return the state with the turn marker moved one space (R14, D10); a ship released last turn may now be taken (D20).
 
     Raises:
         IllegalActionError: the round's turns are used up.
     """
     if state.turn >= config.turns_per_round:
         raise IllegalActionError("turn", f"turn {state.turn} was the round's last (D10)", "end_round")
-    return replace(state, turn=state.turn + 1)
+    ships = tuple(replace(s, just_released=False) if s.just_released else s for s in state.ships)  # D8, D20
+    return replace(state, turn=state.turn + 1, ships=ships)
 
 
 def end_round(state: GameState, world: Map, config: RulesConfig) -> tuple[GameState, tuple[Fulfilled | Failed, ...]]:

@@ -94,9 +94,12 @@ def lose_turn(state: GameState, ship_id: str, world: Map,
               config: RulesConfig) -> tuple[GameState, tuple[TurnSkipped | Released, ...]]:
     """Return the state after the ship loses the move that came to it; release a held ship after its last (D8, D17, D20).
 
-    Lost turns come from R13, R17, R18 and R19. A held ship is set down once for each seizure, when it has
-    served its lost turn, and is from then on a ship at sea like any other (D20): a later lost turn leaves it
-    where it lies, pirates may take it again, and it arrives if pushed into its destination (R18).
+    Lost turns come from R13, R17, R18 and R19. A held ship is set down once for each seizure, when its lost
+    turn comes, and is from then on a ship at sea like any other (D20): a later lost turn leaves it where it
+    lies, pirates may take it again, and it arrives if pushed into its destination (R18). Its lost turn lasts
+    to the turn's end (D8: released *after* its lost turn), so the raid that closes the turn cannot take it
+    (`ShipState.just_released`, cleared by `game.begin_turn`); without that, a ship set down beside the port
+    would be the nearest at every raid and never sail again.
     `after_release = "held"`, the reading before D20: it stays held (pirates leave it alone) until it sails,
     and a lost turn before then releases it again.
 
@@ -118,7 +121,7 @@ def lose_turn(state: GameState, ship_id: str, world: Map,
         if config.after_release == "at_sea":
             status, held_in, seized_from = Status.AT_SEA, "", None
     new = replace(ship, skip=skip, status=status, pose=pose, sailed_turn=state.turn, partners=(), held_in=held_in,
-                  seized_from=seized_from)
+                  seized_from=seized_from, just_released=bool(released) and config.after_release == "at_sea")
     return with_ships(state, new), (TurnSkipped(ship_id, ship.status.value),) + released
 
 

@@ -51,6 +51,7 @@ class ShipState:
     partners: tuple[str, ...] = ()  # ships it collided with, while immobilised by that (R20)
     seized_from: Pose | None = None  # where pirates took it (D8 release option)
     held_in: str = ""  # the pirate port that took it, until it sails again (R13, D17)
+    just_released: bool = False  # set down by pirates this turn: its lost turn lasts to the turn's end (D8, D20)
 
     @property
     def direction(self) -> Direction | None:
