@@ -129,20 +129,26 @@ def route_risk(contracts, players, games) -> list[dict[str, Any]]:
     if frame.empty:
         return []
     out = []
+    for name, k, full, band, sel, keys in _route_bands(frame, games):
+        totals = game_totals(sel, keys, {"n": np.ones(len(sel)), "net": sel.net, "net2": sel.net ** 2,
+                                         "win": sel.win.fillna(0.0)})
+        out.append({"map": name, "players": k, "full_route": full, "band": str(band), "contracts": len(sel),
+                    "games": int(sel[["cell", "game"]].drop_duplicates().shape[0]),
+                    "net": estimate(totals, lambda t: ratio(t, 1, 0)),
+                    "sd": estimate(totals, lambda t: spread(t, 0, 1, 2)),
+                    "win": estimate(totals, lambda t: ratio(t, 3, 0))})
+    return out
+
+
+def _route_bands(frame, games):
+    """Yield (map, players, full_route, band, its contracts, their game keys) for every kind of route and value band
+    with contracts, panel by panel (`panels`)."""
     for name, k, rows, keys in panels(frame, games):
         for full in (True, False):
             for band in frame.band.cat.categories:
                 sel = rows[(rows.full_route == full) & (rows.band == band)]
-                if sel.empty:
-                    continue
-                totals = game_totals(sel, keys, {"n": np.ones(len(sel)), "net": sel.net, "net2": sel.net ** 2,
-                                                 "win": sel.win.fillna(0.0)})
-                out.append({"map": name, "players": k, "full_route": full, "band": str(band), "contracts": len(sel),
-                            "games": int(sel[["cell", "game"]].drop_duplicates().shape[0]),
-                            "net": estimate(totals, lambda t: ratio(t, 1, 0)),
-                            "sd": estimate(totals, lambda t: spread(t, 0, 1, 2)),
-                            "win": estimate(totals, lambda t: ratio(t, 3, 0))})
-    return out
+                if not sel.empty:
+                    yield name, k, full, band, sel, keys
 
 
 def spare_displacement(contracts, games) -> list[dict[str, Any]]:
@@ -154,18 +160,13 @@ def spare_displacement(contracts, games) -> list[dict[str, Any]]:
         return []
     frame = frame.assign(spare=frame.displacement - frame.value)
     out = []
-    for name, k, rows, keys in panels(frame, games):
-        for full in (True, False):
-            for band in frame.band.cat.categories:
-                sel = rows[(rows.full_route == full) & (rows.band == band)]
-                if sel.empty:
-                    continue
-                totals = game_totals(sel, keys, {"n": np.ones(len(sel)), "spare": sel.spare,
-                                                 "spare2": sel.spare ** 2, "ships": sel.ships})
-                out.append({"map": name, "players": k, "full_route": full, "band": str(band), "contracts": len(sel),
-                            "spare": estimate(totals, lambda t: ratio(t, 1, 0)),
-                            "sd": estimate(totals, lambda t: spread(t, 0, 1, 2)),
-                            "ships": estimate(totals, lambda t: ratio(t, 3, 0))})
+    for name, k, full, band, sel, keys in _route_bands(frame, games):
+        totals = game_totals(sel, keys, {"n": np.ones(len(sel)), "spare": sel.spare, "spare2": sel.spare ** 2,
+                                         "ships": sel.ships})
+        out.append({"map": name, "players": k, "full_route": full, "band": str(band), "contracts": len(sel),
+                    "spare": estimate(totals, lambda t: ratio(t, 1, 0)),
+                    "sd": estimate(totals, lambda t: spread(t, 0, 1, 2)),
+                    "ships": estimate(totals, lambda t: ratio(t, 3, 0))})
     return out
 
 
