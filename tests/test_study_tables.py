@@ -190,7 +190,7 @@ def test_a_raid_row_per_turn_counts_the_full_value_ships_at_sea_and_what_the_pir
               r["ransom"], r["ransom_full"]) for r in tables["raids"]]
     assert raids == [(1, 1, 1, 24, 1, 1, 4.0, 4.0),  # red-24 at sea, seized
                      (1, 2, 0, 0, 0, 0, 0.0, 0.0),  # red-24 held; Africa ships do not count
-                     (1, 3, 1, 24, 0, 0, 0.0, 0.0),  # red-24 released: at sea again
+                     (1, 3, 0, 0, 0, 0, 0.0, 0.0),  # red-24 released: held to the turn's end, raid included (D8)
                      (2, 1, 0, 0, 0, 0, 0.0, 0.0)]  # red-24 sank
     (game,) = tables["games"]
-    assert (game["turns"], game["turns_full_at_sea"], game["turns_full_at_sea_seized"]) == (4, 2, 1)
+    assert (game["turns"], game["turns_full_at_sea"], game["turns_full_at_sea_seized"]) == (4, 1, 1)

@@ -223,14 +223,16 @@ def raid_rows(events: Sequence[Stamped], world: Map, fleet: dict[str, int]) -> l
     when it began, their displacement, and the ships it seized (all, and of them those on a full-value route)
     with the ransoms they paid.
 
-    At sea: launched on a full-value route this round, neither arrived nor sunk, and not held by pirates
-    (a held ship is at sea again once released or thrown). The traffic is counted at the raid's first
-    seizure, or at the turn's end when it seized none.
+    At sea: launched on a full-value route this round, neither arrived nor sunk, and not held by pirates: the
+    ships a raid may take (D15). A held ship is at sea again once thrown, or from the turn after its release
+    (D8, D20: its lost turn lasts to the end of the turn it is released in, raid included). The traffic is
+    counted at the raid's first seizure, or at the turn's end when it seized none.
     """
     rows: list[dict[str, Any]] = []
     full: set[str] = set()  # ships launched on a full-value route this round
     at_sea: set[str] = set()
     held: set[str] = set()
+    freed: set[str] = set()  # released this turn: at sea from the next
     row: dict[str, Any] | None = None  # this turn's raid, until the turn ends
 
     def count() -> None:
@@ -249,17 +251,25 @@ def raid_rows(events: Sequence[Stamped], world: Map, fleet: dict[str, int]) -> l
                 full.clear()
                 at_sea.clear()
                 held.clear()
+                freed.clear()
             case TurnBegun():
+                at_sea |= freed
+                freed.clear()
                 row = {"round": stamped.round, "turn": stamped.turn, "full_at_sea": -1, "full_displacement_at_sea": 0,
                        "seized": 0, "seized_full": 0, "ransom": 0.0, "ransom_full": 0.0}
             case Launched(ship=ship, route=route) if world.route(route).full_value:
                 full.add(ship)
                 at_sea.add(ship)
-            case Thrown(ship=ship) | Released(ship=ship) if ship in held:
+            case Released(ship=ship) if ship in held:
                 held.discard(ship)
+                freed.add(ship)
+            case Thrown(ship=ship) if ship in held or ship in freed:
+                held.discard(ship)
+                freed.discard(ship)
                 at_sea.add(ship)
             case Arrived(ship=ship) | Sunk(ship=ship):
                 at_sea.discard(ship)
+                freed.discard(ship)
             case Seized(ship=ship, ransom=ransom) if row is not None:
                 count()
                 on_full = ship in full
