@@ -217,3 +217,28 @@ def test_slerp_turns_halfway_about_one_axis():
 def errors(err):
     """Return stderr's lines other than warnings (the map file may change under a running test suite)."""
     return [line for line in err.strip().splitlines() if not line.startswith("somaliland replay: warning:")]
+
+
+def test_a_rounds_end_after_a_turn_with_no_throw_and_no_seizure_is_told_with_its_last_step(tmp_path):
+    """The quick start's own game (seed 7) ends with a turn in which no ship is thrown and no ship seized: its
+    contracts, scores and final table come after the last step has closed, and must still be told (the HTML page
+    showed no winner for it)."""
+    from somaliland.engine.loop import play_game
+    from somaliland.engine.record import RecordWriter
+    from somaliland.engine.setup import GameSetup, seats_from
+    from somaliland.map import default_map
+    from somaliland.players.hand import ThrowSkill
+    from somaliland.replay.html import game_data
+    from somaliland.rules import RulesConfig
+
+    path = tmp_path / "g7.jsonl"
+    with RecordWriter(path) as writer:
+        play_game(GameSetup(seed=7, seats=seats_from(["ev"], 4, ThrowSkill.level(0.75)), rules=RulesConfig()),
+                  default_map(), sink=writer)
+    story = load_story(path)
+    told = [m.event.kind for step in story.steps for m in step.prelude + step.events]
+    record = [e["kind"] for e in lines(path)]
+    for kind in ("fulfilled", "failed", "round_end", "final"):
+        assert told.count(kind) == record.count(kind), kind
+    assert story.steps[-1].events[-1].event.kind == "final"
+    assert game_data(story)["final"] is not None

@@ -19,14 +19,14 @@ import numpy as np
 
 from physics import DieRest, Throw
 from somaliland import __version__
-from somaliland.engine.events import Deal, DraftPick, Final, Header, LaunchPass, Planned, Thrown, TurnBegun
+from somaliland.engine.events import Deal, DraftPick, Final, Header, LaunchPass, Planned, RoundEnd, Thrown, TurnBegun
 from somaliland.engine.fold import Moment, replay_state
 from somaliland.engine.phrases import Names
 from somaliland.engine.record import RecordError, decode_at, read_record
 from somaliland.engine.setup import setup_from_header
 from somaliland.errors import UsageError
 from somaliland.map.model import Map
-from somaliland.rules.events import Grounded, Released, Seized, TurnSkipped
+from somaliland.rules.events import Failed, Fulfilled, Grounded, Released, Seized, TurnSkipped
 from somaliland.rules.state import GameState
 
 Pose7 = tuple[float, float, float, float, float, float, float]  # x, y, z (m), then the quaternion x, y, z, w
@@ -255,6 +255,13 @@ class _Builder:
     def note(self, moment: Moment) -> None:
         if self.current is not None and not isinstance(moment.event, TurnSkipped):
             self.current["events"].append(moment)
+        elif isinstance(moment.event, (Fulfilled, Failed, RoundEnd, Final)) and self.steps and (
+                isinstance(moment.event, Final) or self.steps[-1].round == moment.round):
+            # a round's end after its last step had closed (a last turn with no throw and no seizure): the round's
+            # contracts, scores and the final table are told with that step, not lost or put off to the next round
+            last = self.steps[-1]
+            self.steps[-1] = replace(last, events=last.events + tuple(self.prelude) + (moment,))
+            self.prelude = []
         else:
             self.prelude.append(moment)
 

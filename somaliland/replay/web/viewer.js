@@ -531,7 +531,7 @@
     G.board.routes.forEach((r) => rows.push(`<div><span class="swatch" style="background:repeating-linear-gradient(90deg,${escape(r.colour)} 0 6px,transparent 6px 9px)"></span>route: ${escape(r.title)}</div>`));
     rows.push(`<div><span class="swatch" style="text-align:center;color:#fff;font-weight:bold">\u2715</span>pirate port</div>`);
     rows.push(`<div><span class="swatch" style="background:rgba(200,200,200,0.4);border:1px solid #ccc"></span>destination zone</div>`);
-    rows.push(`<div>Keys: space play/pause, \u2190 \u2192 step, \u2193 \u2191 turn, Page Up/Down round, Home/End.</div>`);
+    rows.push(`<div>Keys: space play/pause, \u2192 next step, \u2190 previous, \u2191 next turn, \u2193 previous, Page Down next round, Page Up previous, Home/End.</div>`);
     box.innerHTML = rows.join("");
   }
 
