@@ -92,7 +92,9 @@ def write_report(results: str | Path, output: str | Path, title: str | None = No
     lines += [f"- {c}" for c in _conclusions(study, t, cells)]
     lines += ["", "Confidence: intervals are 95% over games (Wilson for win rates, normal for means, a bootstrap "
               "over games for the route sections); *significant* means p < 0.05, two-sided, uncorrected for the "
-              "number of cells compared; a difference of two rates is given in percentage points.", ""]
+              "number of cells compared; a difference of two rates is given in percentage points. An interval "
+              "that holds a value is *consistent with* it, no more. R and D numbers (R13, D19) are the items of "
+              "the rules text, docs/rules/somaliland-rules.md.", ""]
     for section in (sections.risk_section, sections.gaps_section, sections.traffic_section, sections.spare_section,
                     sections.failure_section):
         lines += section(t, figure)
