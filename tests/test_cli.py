@@ -28,7 +28,9 @@ def test_every_command_has_help(path, capsys):
     with pytest.raises(SystemExit) as exit_:
         main([*path, "--help"])
     assert exit_.value.code == 0
-    assert "usage: somaliland" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "usage: somaliland" in out
+    assert "%%" not in out  # a description is not %-formatted as an argument's help is
 
 
 def test_dice_json_has_counts_throws_and_p_value():
