@@ -207,3 +207,13 @@ def test_a_text_value_without_quotes_is_told_to_quote_it(tmp_path: Path, text: s
     assert caught.value.key == "(syntax)" and caught.value.found == "Invalid value"
     assert f"expected valid TOML (text values are written in quotes, e.g. {example})" in str(caught.value)
 
+
+def test_a_study_files_rules_table_in_a_rules_file_says_where_the_options_go(tmp_path: Path) -> None:
+    path = tmp_path / "rules.toml"
+    path.write_text("# copied from a study\n[rules]\nrounds = 2\nransom = \"fixed\"\n")
+    with pytest.raises(RulesConfigError) as caught:
+        load_rules(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}:2: rules: expected the options at the top level of a rules file, not "
+                              f"under a [rules] table")
+    assert "collision_both_lose_turn" not in message  # not the list of every option

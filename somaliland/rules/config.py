@@ -266,6 +266,9 @@ def load_rules(path: str | Path) -> RulesConfig:
         raise RulesConfigError(str(path), "(syntax)", f"valid TOML{_syntax_hint(message, text, line)}", message,
                                line) from None
     try:
+        if isinstance(data.get("rules"), dict):  # a study file's table, copied whole
+            raise RulesConfigError(str(path), "rules", "the options at the top level of a rules file, not under a "
+                                   "[rules] table (a study file's way of writing them)", "[rules]")
         return rules_from_dict(data, str(path))
     except RulesConfigError as error:  # located on the line that writes its key, as map files' problems are
         from somaliland.map.locate import find_line, line_index
