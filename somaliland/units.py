@@ -15,3 +15,8 @@ def cm(metres: float) -> float:
 def deg(radians: float) -> float:
     """Return radians in degrees."""
     return math.degrees(radians)
+
+
+def cm_point(point: tuple[float, float]) -> str:
+    """Return a board point (metres) in the words of the CLI: centimetres from the south-west corner."""
+    return f"({cm(point[0]):.1f}, {cm(point[1]):.1f}) cm"

@@ -28,7 +28,9 @@ def test_every_command_has_help(path, capsys):
     with pytest.raises(SystemExit) as exit_:
         main([*path, "--help"])
     assert exit_.value.code == 0
-    assert "usage: somaliland" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "usage: somaliland" in out
+    assert "%%" not in out  # a description is not %-formatted as an argument's help is
 
 
 def test_dice_json_has_counts_throws_and_p_value():
@@ -168,3 +170,24 @@ def test_a_shipped_map_is_named_from_any_folder_and_recorded_by_its_file(tmp_pat
     assert out.returncode == 0 and "not at its recorded path" not in out.stderr, out.stderr
     out = here("map", "check", "maps/tiny.toml")
     assert out.returncode == 0 and "maps/tiny.toml: OK" in out.stdout, out.stderr
+
+
+@pytest.mark.parametrize("written, warned", [
+    ("players = 3\n", True),
+    ("players = 2\n", False),  # they agree: nothing to say
+    ("rounds = 1\n", False),  # the file leaves players to the default
+])
+def test_play_says_when_players_on_the_command_line_win_over_the_rules_file(tmp_path, capsys, written, warned):
+    from somaliland.cli.play_cmd import load_setup
+
+    rules = tmp_path / "rules.toml"
+    rules.write_text(written)
+    setup, _ = load_setup(build_parser().parse_args(["play", "--map", "tiny", "--players", "2",
+                                                     "--rules", str(rules)]))
+    assert setup.rules.players == 2  # --players wins, as before
+    err = capsys.readouterr().err
+    if warned:
+        said = f"--players 2 wins over players = 3 in {rules}: the game has 2 players"
+        assert err == f"somaliland play: warning: {said}\n"
+    else:
+        assert err == ""

@@ -1,6 +1,7 @@
 """Broken maps, one defect each: each gets one located MapError naming file, key path, line, expected
 and found. The defects are made by editing one line of maps/tiny.toml."""
 
+import math
 from pathlib import Path
 
 import pytest
@@ -78,8 +79,10 @@ DEFECTS = [
     ("D1-zone-smaller-than-a-die", "  [20.0, 33.0], [29.0, 33.0], [29.0, 39.0], [20.0, 39.0],",
      "  [24.0, 36.0], [25.0, 36.0], [25.0, 37.0], [24.0, 37.0],", "zone[0].outline",
      "a zone with room to arrive: at least a die's face (1.6 x 1.6 cm)", "1 cm² of 1 cm²"),
-    ("heading-in-radians", "heading = 90.0", "heading = 1.5708", "routes.somalia.north.heading", "within 90 degrees",
-     "1.5708 (radians? 1.5708 rad is 90 degrees)"),
+    ("heading-in-radians", "heading = 90.0", "heading = 1.5708", "routes.somalia.north.heading",
+     "a heading in degrees within 45 degrees (the launch tolerance) of the northbound route's direction at the start "
+     "(90): one of at most 2π (6.28) further off that would fit read as radians is taken for radians",
+     "1.5708, 88 degrees off; as radians, 1.5708 rad is 90 degrees, 0 off"),
     ("start-on-the-board-edge", "start = [5.0, 31.0]", "start = [0.2, 31.0]", "routes.africa.south.start",
      "at least half a die (0.8 cm) inside the board's edge", "(0.20, 31.00) cm, 0.2 cm from it"),
     ("start-against-land", "start = [25.0, 9.0]", "start = [20.5, 12.0]", "routes.somalia.north.start",
@@ -177,6 +180,28 @@ def test_a_route_name_with_a_space_is_located_on_its_table(tmp_path):
     assert problem.path == ("routes", "west passage")
     assert problem.expected.startswith("a route name of lowercase letters, digits and underscores")
     assert problem.line == line_of(text, '[routes."west passage"]\n')
+
+
+def test_a_small_heading_within_90_degrees_is_told_the_radians_rule_it_broke(tmp_path):
+    """0.9 is within the 90 degrees any heading may lie off its route (48 here), so the message names the rule
+    that refused it: at most 2π, further off than the launch tolerance, and within it read as radians."""
+    horn = Path("maps/horn-of-africa.toml").read_text(encoding="utf-8")
+    path = tmp_path / "horn.toml"
+    path.write_text(horn.replace("heading = 55.0", "heading = 0.9", 1), encoding="utf-8")
+    with pytest.raises(MapError) as err:
+        load(path)
+    message = str(err.value)
+    assert "within 90 degrees" not in message
+    assert ("routes.somalia.north.heading: expected a heading in degrees within 45 degrees (the launch tolerance) "
+            "of the northbound route's direction at the start (48)") in message
+    assert message.endswith("found 0.9, 47 degrees off; as radians, 0.9 rad is 52 degrees, 3 off")
+
+
+def test_the_radians_bar_is_the_rules_default_launch_tolerance():
+    from somaliland.map.geometry import RADIANS_OFF
+    from somaliland.rules.config import RulesConfig
+
+    assert RADIANS_OFF == pytest.approx(math.degrees(RulesConfig().launch_heading_tolerance))
 
 
 def test_D1_the_map_checks_die_is_the_rules_default_die():

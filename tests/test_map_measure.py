@@ -153,3 +153,23 @@ def test_the_same_voyages_make_a_difference_the_map_s_alone():
     found = {d.measure: d for d in comparison.compare(leg, near, other, far, False)}
     assert found["seizures"].verdict == "overlap" and found["seizures"].needed > other.voyages
     assert found["alone"].verdict == "overlap"  # 2 of 2 against 1 of 2 arrived
+
+
+def test_a_leg_sailed_by_the_same_voyages_says_why_its_seizures_differ(capsys):
+    """The leg's own voyages are the same in both maps but its route's other leg's are not: its seizures differ
+    because a voyage's crowd holds the other leg's voyages too (exposure.py), and the line says so; a leg whose own
+    voyages differ needs no such word."""
+    from somaliland.cli.map_measure import _print_comparison
+
+    leg = leg_survey([0.1, 0.1, 0.3, 0.2, 0.3], [False, False, True, False, True], aground=1)
+    near = exposure.Exposure("somalia", Direction.SOUTH, (), True, 0.3, (0.2, 0.4), 2.0)
+    far = exposure.Exposure("somalia", Direction.SOUTH, (), True, 0.1, (0.05, 0.35), 2.0)
+    diffs = comparison.compare(leg, near, leg, far, False)  # the route as a whole was not sailed alike
+    legs = [{"route": "somalia", "direction": "south", "label": "east passage", "full_value": True, "length_cm": 27.0}]
+    data = [{"turns": 6, "legs": legs}, {"turns": 6, "legs": legs}]
+    for same_leg, told in ((True, True), (False, False)):
+        _print_comparison(data, [(None, [(("somalia", "south"), diffs, same_leg)])], ["a.toml", "b.toml"], [16], 64)
+        (line,) = [x for x in capsys.readouterr().out.splitlines() if "seizures a voyage" in x]
+        assert "-0.20, not told apart: about" in line
+        assert line.endswith("; this leg's voyages are the same, but a voyage's seizures depend on its crowd, which "
+                             "holds the route's other leg's voyages too, and those differ") is told

@@ -192,3 +192,28 @@ def test_a_rules_file_s_problem_names_its_line_and_a_typo_its_likely_option(tmp_
     assert caught.value.line == line and message.startswith(f"{path}:{line}: {key}: ") and said in message
     if "did you mean" in said:  # the guess replaces the list of every option
         assert "collision_both_lose_turn" not in message
+
+
+@pytest.mark.parametrize("text, example", [
+    ("rounds = 2\nransom = fixed\n", 'ransom = "fixed"'),
+    ("grounding_on = rest  # a comment\n", 'ransom = "fixed"'),  # not a bare word: the general example
+    ("grounding_on = rest\n", 'grounding_on = "rest"'),
+])
+def test_a_text_value_without_quotes_is_told_to_quote_it(tmp_path: Path, text: str, example: str) -> None:
+    path = tmp_path / "rules.toml"
+    path.write_text(text)
+    with pytest.raises(RulesConfigError) as caught:
+        load_rules(path)
+    assert caught.value.key == "(syntax)" and caught.value.found == "Invalid value"
+    assert f"expected valid TOML (text values are written in quotes, e.g. {example})" in str(caught.value)
+
+
+def test_a_study_files_rules_table_in_a_rules_file_says_where_the_options_go(tmp_path: Path) -> None:
+    path = tmp_path / "rules.toml"
+    path.write_text("# copied from a study\n[rules]\nrounds = 2\nransom = \"fixed\"\n")
+    with pytest.raises(RulesConfigError) as caught:
+        load_rules(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}:2: rules: expected the options at the top level of a rules file, not "
+                              f"under a [rules] table")
+    assert "collision_both_lose_turn" not in message  # not the list of every option

@@ -147,7 +147,39 @@ def test_a_deleted_grounded_line_is_flagged_by_its_throw_line(tmp_path, capsys):
     assert (flag.line, flag.ship, flag.ruling) == (5, "red-12", "D19")
     assert flag.over_land == pytest.approx(0.1) and flag.at == pytest.approx((0.10, 0.12))
     assert main(["scan", str(path)]) == 1
-    assert "line 5: D19: red-12 thrown, rolled 100.0 mm over land (Isle) from (0.100, 0.120)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "line 5: D19: red-12 thrown, rolled 100.0 mm over land (Isle) from (10.0, 12.0) cm" in out  # as play says
+
+
+def test_the_bar_is_the_records_coast_tolerance_plus_the_sampling_allowance(tmp_path, capsys):
+    lines = [x for x in grounded_across() if x["kind"] not in ("grounded", "lost_turn")]
+    lines[0] = header({"coast_tolerance": 0.003})
+    assert main(["scan", str(write(tmp_path, lines))]) == 1
+    out = capsys.readouterr().out
+    assert "D19 (the record's coast tolerance 3 mm): " in out
+    assert "1 rolled 5 mm or more over land without grounding (the tolerance plus 2 mm for this scan's sampling" in out
+    lines[0] = header({"coast_tolerance": 0.1})  # 100 mm: the 100 mm across the Isle is under the bar
+    scan = scan_record(write(tmp_path, lines, "wide.jsonl"))
+    assert scan.flags == () and scan.bar == pytest.approx(0.102)
+    assert main(["scan", str(tmp_path / "wide.jsonl")]) == 0
+    assert "0 rolled 102 mm or more" in capsys.readouterr().out
+
+
+def test_scan_help_says_why_its_bar_is_5_mm(capsys):
+    with pytest.raises(SystemExit):
+        main(["scan", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "5 mm or more over land while on the board (the rules' 3 mm coast tolerance" in help_text
+    assert "plus 2 mm for this scan's sampling of the path" in help_text
+
+
+def test_a_grounding_and_a_d20_flag_say_their_points_in_centimetres(tmp_path, capsys):
+    assert main(["scan", str(write(tmp_path, grounded_across()))]) == 0
+    assert "line 5: grounded: red-12 rolled 100.0 mm over land, crossed the coast at (10.0, 12.0) cm" in (
+        capsys.readouterr().out)
+    assert main(["scan", str(write(tmp_path, [*released_then_pushed((0.25, 0.36)), FINAL], "d20.jsonl"))]) == 1
+    assert "to rest in its destination (North-east) at (25.0, 36.0) cm, and no arrived line" in (
+        capsys.readouterr().out)
 
 
 def test_a_pushed_die_that_rolled_over_land_is_judged_too(tmp_path):

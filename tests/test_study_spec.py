@@ -22,7 +22,7 @@ def error_of(text: str) -> str:
 
 
 @pytest.mark.parametrize("text, located", [
-    ("colour = 1\n", "study.toml: colour: expected a known key"),
+    ("colour = 1\n", "study.toml:4: colour: expected a known key (name, question, map, "),
     ("[rules]\nroundz = 3\n", "study.toml: rules.roundz: expected a known option"),
     ("[rules]\nplayers = 5\n", "study.toml: rules.players: expected an integer from 2 to 4, found 5"),
     ("[seats]\nskill = 1.5\n", "study.toml: seats.skill: expected a throw skill from 0"),
@@ -43,7 +43,8 @@ def error_of(text: str) -> str:
     ("[sweep]\nmap = [\"nowhere.toml\"]\n", "study.toml: sweep cell 0 (map='nowhere.toml'): map: expected an existing"),
     ("policy_factory = \"nocolon\"\n", "study.toml: policy_factory: expected 'module:function'"),
     ("[rules\n", "study.toml: line 4, column 7: expected valid TOML, found \"Expected ']' at the end"),
-    ("[physics]\nrate = 480\n", "study.toml: physics.rate: expected a known key (rate_hz, sample_hz"),
+    ("[physics]\nrate = 480\n", "study.toml: physics.rate: expected a known key: did you mean 'rate_hz'? (rate_hz, "
+     "sample_hz"),
     ("[physics]\nrate_hz = 480.5\n", "study.toml: physics.rate_hz: expected an integer, found 480.5"),
     ("[physics]\nmax_time = \"5\"\n", "study.toml: physics.max_time: expected a number, found '5'"),
     ("[physics]\naudit = true\n", "study.toml: physics.audit: expected a known key"),
@@ -54,6 +55,15 @@ def error_of(text: str) -> str:
 ])
 def test_bad_values_are_located(text, located):
     assert located in error_of(text)
+
+
+def test_an_unknown_top_level_key_names_its_line_and_the_key_it_looks_like():
+    text = 'name = "typo"\nmaster_seed = 1\n\n# how many games\ngames_per_cel = 10\n'
+    with pytest.raises(StudyError) as info:
+        parse_study(text, "study.toml", ROOT)
+    assert info.value.line == 5
+    assert str(info.value).startswith("study.toml:5: games_per_cel: expected a known key: did you mean "
+                                      "'games_per_cell'? (name, question, map, master_seed, games_per_cell, ")
 
 
 def test_seeds_and_counts_are_checked():

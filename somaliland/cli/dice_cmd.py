@@ -17,7 +17,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "dice", help="throw one die many times; face frequencies and a chi-squared test",
         description="Throw one die vigorously N times on an empty default board and report how often each "
-                    "face came up, with 95%% Wilson intervals and a chi-squared test against uniform.",
+                    "face came up, with 95% Wilson intervals and a chi-squared test against uniform.",
     )
     p.add_argument("--faces", type=types.int_list(6, "faces"), default=(1, 2, 3, 4, 5, 6),
                    help="six face values in the order +x,-x,+y,-y,+z,-z (default 1,2,3,4,5,6)")

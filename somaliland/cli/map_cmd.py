@@ -57,7 +57,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                    "voyage can expect in a crowd (R13, D15); and throw a firm throw many times for "
                                    "its median roll distance. Given several maps, sail them with the same luck and "
                                    "compare each leg's figures with the first map's, adding voyages while their "
-                                   "95%% intervals overlap, up to --max-voyages.")
+                                   "95% intervals overlap, up to --max-voyages.")
     r.add_argument("file", metavar="FILE", nargs="+",
                    help="map file (.toml) or a shipped map's name; two or more to compare them side by side, sailed with the same draws "
                         "of the hands' scatter (common random numbers), so they differ by the maps more than by luck")

@@ -227,13 +227,15 @@ def _print_pirates(data: dict, names: list[str], width: int) -> None:
           f"routes, and a seized ship's hold and lost turn, are left out (somaliland/players/exposure.py)")
 
 
+CROWD = ("; this leg's voyages are the same, but a voyage's seizures depend on its crowd, which holds the route's "
+         "other leg's voyages too, and those differ")
 MEASURE_WORDS = {"alone": "alone <= {limit}", "aground": "aground a throw", "off board": "off board a throw",
                  "convoy": "convoy <= {limit}", "seizures": "seizures a voyage"}
 
 
 def _print_comparison(data: list[dict], differences: list, paths, sailed: list[int], cap: int) -> None:
     """Print each leg's figures in every file against the first file's, and what the voyages could tell."""
-    from somaliland.players.comparison import SAME
+    from somaliland.players.comparison import SAME, SAME_VOYAGES
 
     limit, voyages = data[0]["turns"], sailed[-1]
     how = (f"{voyages} voyages a leg" if len(sailed) == 1 else
@@ -261,7 +263,9 @@ def _print_comparison(data: list[dict], differences: list, paths, sailed: list[i
                 if d.verdict != SAME:
                     label = MEASURE_WORDS[d.measure].format(limit=limit)
                     values = f"{_figure(d.measure, d.base)}  ->  {_figure(d.measure, d.other)}"
-                    print(f"    {name:<{width}}{label:<20}{values:<44}{_verdict(d, cap)}")
+                    crowd = (CROWD if same_voyages and d.measure == "seizures" and d.verdict != SAME_VOYAGES
+                             else "")
+                    print(f"    {name:<{width}}{label:<20}{values:<44}{_verdict(d, cap)}{crowd}")
 
 
 def _verdict(d, cap: int) -> str:

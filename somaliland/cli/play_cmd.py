@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,7 +19,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                     "as dice rolled by PyBullet on the map. Prints an account per round and the final table.",
     )
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
-                   help="number of players (default: the rules file's, 4)")
+                   help="number of players; wins over the rules file's players (default: the rules file's, 4)")
     p.add_argument("--seed", type=types.seed, default=7, help="the game's seed (default 7)")
     p.add_argument("--map", type=Path, default=None, help="map file, or a shipped map's name: horn-of-africa (the default) or tiny")
     p.add_argument("--rules", type=Path, default=None, help="rules options file (TOML; default: the rulings' defaults)")
@@ -41,12 +42,22 @@ def load_setup(args: argparse.Namespace):
 
     rules = load_rules(args.rules) if args.rules else RulesConfig()
     if args.players:
+        if args.rules and args.players != rules.players and "players" in _written_options(args.rules):
+            print(f"somaliland play: warning: --players {args.players} wins over players = {rules.players} in "
+                  f"{args.rules}: the game has {args.players} players", file=sys.stderr)
         rules = replace(rules, players=args.players)
     map_path = resolve(args.map) if args.map else DEFAULT_MAP
     world = load(map_path)
     seats = seats_from(args.strategies.split(","), rules.players, ThrowSkill.level(args.skill))
     return GameSetup(seed=args.seed, seats=seats, rules=rules, map_path=map_path,
                      record_paths=not args.no_paths), world
+
+
+def _written_options(path: Path) -> set[str]:
+    """Return the options a rules file writes (it has loaded already, so it is within the input limits)."""
+    from somaliland.inputs import load_toml, read_limited
+
+    return set(load_toml(read_limited(path, "rules file").decode("utf-8"), str(path)))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,8 +12,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "scan", help="check game records for D19 groundings and D20 releases from their paths and lines",
         description="Re-score game records from the rules text and their own lines. D19: every die's recorded "
-                    "path is measured; a die that rolled 5 mm or more over land while on the board, with no "
-                    "grounded line after that throw, is flagged (a ship that sank in that throw or had arrived "
+                    "path is measured; a die that rolled 5 mm or more over land while on the board (the rules' "
+                    "3 mm coast tolerance, or the record's own, plus 2 mm for this scan's sampling of the path), "
+                    "with no grounded line after that throw, is flagged (a ship that sank in that throw or had arrived "
                     "before it is listed as excused), and the dice that did ground are listed with how "
                     "far they rolled over land. D20: a ship released more than once for one seizure, or a "
                     "released ship pushed into its destination without an arrived line, is flagged. Exit status "
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from somaliland.cli.main import USER_ERRORS
-    from somaliland.engine.scan import BAR, format_scan, scan_json, scan_record
+    from somaliland.engine.scan import format_scan, scan_json, scan_record
 
     scans, errors = [], []
     for record in args.records:
@@ -55,14 +56,23 @@ def run(args: argparse.Namespace) -> int:
     elif scans:
         print(f"Totals over {totals['records']} record{'s' * (totals['records'] != 1)}: D19 judged in "
               f"{totals['d19_judged']}: {totals['paths']} dice paths, {totals['groundings']} grounded, "
-              f"{totals['d19_flags']} rolled {BAR * 1000:g} mm or more over land without grounding ({totals['excused']} more "
-              f"excused: sunk or arrived); D20 judged in "
+              f"{totals['d19_flags']} rolled {_bars(scans)} or more over land without grounding "
+              f"({totals['excused']} more excused: sunk or arrived); D20 judged in "
               f"{totals['d20_judged']}: {totals['seizures']} seizures, {totals['releases']} releases, "
               f"{totals['pushed_home']} released ships pushed into their destination, {totals['d20_flags']} "
               f"flagged.")
     if errors:
         return 2
     return 1 if totals["d19_flags"] + totals["d20_flags"] else 0
+
+
+def _bars(scans: list) -> str:
+    """Return the records' D19 bar in mm, or how it is set when their coast tolerances differ."""
+    from somaliland.engine.scan import SAMPLING_ALLOWANCE
+
+    bars = {round(s.bar * 1000, 3) for s in scans}
+    return (f"{bars.pop():g} mm" if len(bars) == 1
+            else f"their record's coast tolerance + {SAMPLING_ALLOWANCE * 1000:g} mm")
 
 
 def _totals(scans: list) -> dict[str, int]:

@@ -15,6 +15,7 @@ from somaliland.engine.events import Final, Header, RoundEnd, Score, Stamped, Th
 from somaliland.map.model import route_title
 from somaliland.rules.events import (Arrived, Collision, Failed, Fulfilled, Grounded, Launched, LostTurn, Released,
                                      Replaced, Seized, Sunk, Tipped, TurnSkipped)
+from somaliland.units import cm_point
 
 if TYPE_CHECKING:
     from somaliland.engine.fold import Moment
@@ -66,8 +67,8 @@ def sentence(told: Stamped | Moment, names: Names) -> str | None:
         case Launched(ship=ship, route=route, direction=direction):
             return f"{ship} launched on {names.route(route)}, {direction}bound"
         case Grounded(ship=ship, at=at, crossed=crossed) if crossed is not None:
-            return (f"{ship} ran aground crossing the coast at {_cm(crossed)}, set down at {_cm(at)} clear of every "
-                    f"die")
+            return (f"{ship} ran aground crossing the coast at {cm_point(crossed)}, set down at {cm_point(at)} clear "
+                    f"of every die")
         case Grounded(ship=ship):
             return f"{ship} ran aground"
         case Collision(causer=causer, a=a, b=b):
@@ -127,8 +128,3 @@ def _faces(before: Any, after: Any) -> str:
     if before != after:
         return f"{before} -> {after} pips up"
     return f"onto another face of {after} pip{'s' * (after != 1)}"
-
-
-def _cm(point: tuple[float, float]) -> str:
-    """Return a board point in the words of the CLI: centimetres from the south-west corner."""
-    return f"({point[0] * 100:.1f}, {point[1] * 100:.1f}) cm"

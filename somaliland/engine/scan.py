@@ -3,12 +3,14 @@
 `scan_record` re-scores a record from the rules text and the record format (RECORD.md) alone:
 
 - D19 (the path counts; judged when the header's rules say `grounding_on = "path"` and the record keeps its
-  paths): every die's recorded path in every throw is measured by `engine/rolled.py`; a die that rolled
-  `BAR` or more over land with no `grounded` line for its ship after that throw (before the next) is
-  flagged. Two such dice are excused, listed but not flagged: a ship that sank in that throw (R18: removed
-  from the game, it has no turn to lose and is set down nowhere) and a ship that had already arrived (R9:
-  its voyage is over; the rules do not say that a pushed arrived ship runs aground). The dice that did
-  ground are listed with how far they rolled over land.
+  paths): every die's recorded path in every throw is measured by `engine/rolled.py`; a die that rolled its
+  record's bar or more over land with no `grounded` line for its ship after that throw (before the next) is
+  flagged. The bar is the header's coast tolerance (3 mm by default: the rules count a stretch over land that
+  long, or reaching that deep) plus `SAMPLING_ALLOWANCE` for this measure's own reading of the sampled path.
+  Two such dice are excused, listed but not flagged: a ship that sank in that throw (R18: removed from the
+  game, it has no turn to lose and is set down nowhere) and a ship that had already arrived (R9: its voyage is
+  over; the rules do not say that a pushed arrived ship runs aground). The dice that did ground are listed
+  with how far they rolled over land.
 - D20 (once released, at sea; judged when `after_release = "at_sea"`): a ship is `released` at most once
   for each `seized` line in a round, and a released ship that another ship's throw pushes to rest inside its
   destination zone (its plan's route and card direction; where a grounding set it down, if it ran aground
@@ -31,8 +33,10 @@ from somaliland.engine.record import RecordError, decode_at, read_record
 from somaliland.engine.rolled import LandRoll, land_roll
 from somaliland.map.model import Map
 from somaliland.rules.events import Arrived, Grounded, Replaced, Released, Seized, Sunk
+from somaliland.units import cm_point
 
-BAR = 0.005  # m: rolling this far over land without running aground is flagged (D19)
+SAMPLING_ALLOWANCE = 0.002  # m: the bar's margin over the coast tolerance, for this scan's own measure of the path
+DEFAULT_COAST_TOLERANCE = 0.003  # m: D19's tolerance (rules/README.md) for a header that does not give one
 Point = tuple[float, float]
 
 
@@ -77,7 +81,13 @@ class RecordScan:
     pushed_home: int  # of them, pushed to rest inside their destination zone
     flags: tuple[Flag, ...]
     excused: tuple[Flag, ...]  # rolled over land without grounding, as ships the rules excuse (sunk, arrived)
+    coast_tolerance: float = DEFAULT_COAST_TOLERANCE  # metres: the header's rules' D19 tolerance
     warnings: tuple[str, ...] = ()
+
+    @property
+    def bar(self) -> float:
+        """Return the metres over land past which a die that did not ground is flagged (D19)."""
+        return self.coast_tolerance + SAMPLING_ALLOWANCE
 
 
 def scan_record(path: str | Path, map_file: str | Path | None = None) -> RecordScan:
@@ -112,16 +122,20 @@ def scan_record(path: str | Path, map_file: str | Path | None = None) -> RecordS
     if world.sha256 != lines[0]["map"].get("sha256"):
         warnings.append(f"{map_file} is not the map the record was played on (its sha256 differs)")
     d19 = _d19_judged(rules, lines)
+    tolerance = rules.get("coast_tolerance", DEFAULT_COAST_TOLERANCE)
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 <= tolerance < 1:
+        raise RecordError(name, 1, f"rules.coast_tolerance: expected the coast tolerance in metres, found "
+                                   f"{tolerance!r}")
     d20 = "judged" if rules.get("after_release") == "at_sea" else (
         f"not judged: made under after_release = {rules.get('after_release', 'held')!r}, the reading before D20")
-    walk = _Walk(name, world, edge, rules, d19 == "judged", d20 == "judged")
+    walk = _Walk(name, world, edge, tolerance + SAMPLING_ALLOWANCE, rules, d19 == "judged", d20 == "judged")
     for index, event in enumerate(events):
         walk.step(index, event, events, numbers)
     return RecordScan(file=name, map_file=str(map_file), lines=len(lines), d19=d19, d20=d20, paths=walk.paths,
                       over_land=walk.over_land, groundings=tuple(walk.groundings),
                       seizures=walk.seizures, releases=walk.releases, pushed_released=walk.pushed_released,
                       pushed_home=walk.pushed_home, flags=tuple(walk.flags), excused=tuple(walk.excused),
-                      warnings=tuple(warnings))
+                      coast_tolerance=tolerance, warnings=tuple(warnings))
 
 
 def _line_numbers(path: Path) -> list[int]:
@@ -142,8 +156,10 @@ def _d19_judged(rules: dict[str, Any], lines: list[dict[str, Any]]) -> str:
 class _Walk:
     """The scan's pass over a record's events, in order, keeping what D20 needs per round."""
 
-    def __init__(self, name: str, world: Map, edge: float, rules: dict[str, Any], d19: bool, d20: bool) -> None:
-        self.name, self.world, self.edge, self.rules, self.d19, self.d20 = name, world, edge, rules, d19, d20
+    def __init__(self, name: str, world: Map, edge: float, bar: float, rules: dict[str, Any], d19: bool,
+                 d20: bool) -> None:
+        self.name, self.world, self.edge, self.bar, self.rules = name, world, edge, bar, rules
+        self.d19, self.d20 = d19, d20
         self.paths = self.over_land = self.seizures = self.releases = 0
         self.pushed_released = self.pushed_home = 0
         self.groundings: list[Grounding] = []
@@ -201,7 +217,7 @@ class _Walk:
         self.released.add(event.ship)
 
     def _paths(self, line: int, event: Thrown, after: list[Any]) -> None:
-        """Measure each moved die's path over land; flag one that rolled `BAR` or more and did not ground (D19)."""
+        """Measure each moved die's path over land; flag one that rolled the bar or more and did not ground (D19)."""
         for path in event.result.paths:
             self.paths += 1
             try:
@@ -212,7 +228,7 @@ class _Walk:
             grounded = next((e for e in after if isinstance(e, Grounded) and e.ship == path.name), None)
             if grounded is not None:
                 self.groundings.append(Grounding(line, path.name, roll.over_land, roll.entered, grounded.crossed))
-            elif roll.over_land >= BAR:
+            elif roll.over_land >= self.bar:
                 sank = any(isinstance(e, Sunk) and e.ship == path.name for e in after)
                 excused = "sank in this throw" if sank else "had arrived" if path.name in self.arrived else ""
                 (self.excused if excused else self.flags).append(
@@ -240,7 +256,7 @@ class _Walk:
             self.pushed_home += 1
             if Arrived not in told:
                 self.flags.append(Flag(line, ship, "D20", f"released earlier, pushed by {event.ship} to rest in its "
-                                       f"destination ({zone.zone or route}) at ({at[0]:.3f}, {at[1]:.3f}), and no "
+                                       f"destination ({zone.zone or route}) at {cm_point(at)}, and no "
                                        f"arrived line follows the throw", at=(at[0], at[1])))
 
 
@@ -248,7 +264,7 @@ def _ungrounded(roll: LandRoll, event: Thrown, after: list[Any], excused: str) -
     """Return the sentence a D19 flag says: how far, over which land, from where and when; what else befell it."""
     how = "thrown" if roll.ship == event.ship else f"pushed by {event.ship}"
     how = f"({excused}) {how}" if excused else how
-    where = f" from ({roll.entered[0]:.3f}, {roll.entered[1]:.3f}) at {roll.time:.2f} s" if roll.entered else ""
+    where = f" from {cm_point(roll.entered)} at {roll.time:.2f} s" if roll.entered else ""
     befell = sorted({e.kind for e in after if getattr(e, "ship", None) == roll.ship})
     note = f" (the throw's lines about it: {', '.join(befell)})" if befell else ""
     return (f"{how}, rolled {roll.over_land * 1000:.1f} mm over land ({', '.join(roll.lands)}){where}, and no "
@@ -257,7 +273,7 @@ def _ungrounded(roll: LandRoll, event: Thrown, after: list[Any], excused: str) -
 
 def scan_json(scan: RecordScan) -> dict[str, Any]:
     """Return a record's scan as plain JSON-ready data (SI units)."""
-    return asdict(scan)
+    return {**asdict(scan), "bar": scan.bar}
 
 
 def format_scan(scan: RecordScan) -> list[str]:
@@ -265,9 +281,11 @@ def format_scan(scan: RecordScan) -> list[str]:
     out = [f"{scan.file} ({scan.lines} lines, map {scan.map_file}):"]
     if scan.d19 == "judged":
         d19 = [f for f in scan.flags if f.ruling == "D19"]
-        out.append(f"  D19: {scan.paths} dice paths, {scan.over_land} rolled over land, {len(scan.groundings)} "
-                   f"grounded; {len(d19)} rolled {BAR * 1000:g} mm or more over land without grounding, and "
-                   f"{len(scan.excused)} more excused (sunk in that throw, or arrived before it)")
+        out.append(f"  D19 (the record's coast tolerance {scan.coast_tolerance * 1000:g} mm): {scan.paths} dice "
+                   f"paths, {scan.over_land} rolled over land, {len(scan.groundings)} grounded; {len(d19)} rolled "
+                   f"{scan.bar * 1000:g} mm or more over land without grounding (the tolerance plus "
+                   f"{SAMPLING_ALLOWANCE * 1000:g} mm for this scan's sampling of the path), and {len(scan.excused)} "
+                   f"more excused (sunk in that throw, or arrived before it)")
     else:
         out.append(f"  D19: {scan.d19}")
     if scan.d20 == "judged":
@@ -279,6 +297,6 @@ def format_scan(scan: RecordScan) -> list[str]:
     out += [f"  line {f.line}: {f.ruling}: {f.ship} {f.problem}" for f in scan.flags]
     out += [f"  line {f.line}: excused: {f.ship} {f.problem}" for f in scan.excused]
     out += [f"  line {g.line}: grounded: {g.ship} rolled {g.over_land * 1000:.1f} mm over land"
-            + (f", crossed the coast at ({g.crossed[0]:.3f}, {g.crossed[1]:.3f})" if g.crossed else "")
+            + (f", crossed the coast at {cm_point(g.crossed)}" if g.crossed else "")
             for g in scan.groundings]
     return out

@@ -23,7 +23,8 @@ HEADING_TOLERANCE = 90.0  # degrees between a launch heading and the route's dir
 LAUNCH_RUN = 5.0  # cm of open sea a launch needs straight ahead of the start
 DIE = 1.6  # cm: the default die's edge (D1, `RulesConfig.die_size`); zones must hold one, starts keep half one clear
 ZONE_REACH = 2.0  # cm: a leg's destination zone lies within this of its end of the route's centre line
-RADIANS_OFF = 45.0  # degrees: a heading of at most 2π this far off that would fit as radians is taken for radians
+RADIANS_OFF = 45.0  # degrees: the rules' default launch tolerance (R12); a heading of at most 2π further off the
+# route than this, which read as radians would lie within it, is taken for radians
 
 Found = list[tuple[KeyPath, str, str]]
 
@@ -215,12 +216,17 @@ def _leg(path: KeyPath, direction: str, leg: dict, line: LineString, board: Poly
         off = abs((leg["heading"] - along + 180.0) % 360.0 - 180.0)
         as_radians = abs((math.degrees(leg["heading"]) - along + 180.0) % 360.0 - 180.0)
         radians = abs(leg["heading"]) <= 2 * math.pi and off > RADIANS_OFF >= as_radians  # fits only as radians
-        if off > HEADING_TOLERANCE or radians:
+        if radians:
+            found.append((path + ("heading",),
+                          f"a heading in degrees within {RADIANS_OFF:g} degrees (the launch tolerance) of the "
+                          f"{direction}bound route's direction at the start ({along:.0f}): one of at most 2π "
+                          f"({2 * math.pi:.2f}) further off that would fit read as radians is taken for radians",
+                          f"{leg['heading']:g}, {off:.0f} degrees off; as radians, {leg['heading']:g} rad is "
+                          f"{math.degrees(leg['heading']):.0f} degrees, {as_radians:.0f} off"))
+        elif off > HEADING_TOLERANCE:
             found.append((path + ("heading",),
                           f"a heading within {HEADING_TOLERANCE:g} degrees of the {direction}bound route's "
-                          f"direction at the start ({along:.0f})", f"{leg['heading']:g}"
-                          + (f" (radians? {leg['heading']:g} rad is {math.degrees(leg['heading']):.0f} degrees)"
-                             if radians else "")))
+                          f"direction at the start ({along:.0f})", f"{leg['heading']:g}"))
     if land is not None and not land.covers(start):
         run = _open_run(leg["start"], leg["heading"], land, board)
         if run < LAUNCH_RUN:

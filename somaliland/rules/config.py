@@ -263,8 +263,12 @@ def load_rules(path: str | Path) -> RulesConfig:
     except tomllib.TOMLDecodeError as error:
         message, _, where = str(error).partition(" (at line ")
         line = int(where.split(",")[0].rstrip(")")) if where else None
-        raise RulesConfigError(str(path), "(syntax)", "valid TOML", message, line) from None
+        raise RulesConfigError(str(path), "(syntax)", f"valid TOML{_syntax_hint(message, text, line)}", message,
+                               line) from None
     try:
+        if isinstance(data.get("rules"), dict):  # a study file's table, copied whole
+            raise RulesConfigError(str(path), "rules", "the options at the top level of a rules file, not under a "
+                                   "[rules] table (a study file's way of writing them)", "[rules]")
         return rules_from_dict(data, str(path))
     except RulesConfigError as error:  # located on the line that writes its key, as map files' problems are
         from somaliland.map.locate import find_line, line_index
@@ -272,6 +276,17 @@ def load_rules(path: str | Path) -> RulesConfig:
         keys = tuple(int(part) if part.isdigit() else part for part in re.findall(r"[^.\[\]]+", error.key))
         raise RulesConfigError(error.source, error.key, error.expected, error.found,
                                find_line(line_index(text), keys)) from None
+
+
+def _syntax_hint(message: str, text: str, line: int | None) -> str:
+    """Return a hint for tomllib's "Invalid value": most often a text value written without quotes."""
+    if not message.startswith("Invalid value"):
+        return ""
+    lines = text.splitlines()
+    written = lines[line - 1] if line and line <= len(lines) else ""
+    bare = re.fullmatch(r"\s*([\w-]+)\s*=\s*([A-Za-z_]\w*)\s*", written)
+    example = f'{bare[1]} = "{bare[2]}"' if bare else 'ransom = "fixed"'  # this line's word quoted, when it is one
+    return f" (text values are written in quotes, e.g. {example})"
 
 
 def field_names() -> tuple[str, ...]:

@@ -174,7 +174,7 @@ def parse_study(text: str, source: str, base_dir: Path, maps: bool = True) -> St
         at = re.search(r" \(at (line \d+, column \d+|end of document)\)$", str(error))
         raise StudyError(source, at.group(1) if at else "(syntax)", "valid TOML",
                          str(error)[:at.start()] if at else str(error)) from None
-    _known(source, "", doc, TOP_KEYS)
+    _known(source, "", doc, TOP_KEYS, text)
     master = doc.get("master_seed")
     if isinstance(master, bool) or not isinstance(master, int) or master < 0:
         raise StudyError(source, "master_seed", "a non-negative integer (every game's seed derives from it)", master,
@@ -224,13 +224,21 @@ def check_name(source: str, name: str) -> None:
                          "not . or .., no control character)", name)
 
 
-def _known(source: str, where: str, table: Any, allowed: tuple[str, ...]) -> None:
+def _known(source: str, where: str, table: Any, allowed: tuple[str, ...], text: str = "") -> None:
+    """Refuse a key not in `allowed`, with the key it looks like a typo of; `text` (the file) names its line."""
+    import difflib
+
+    from somaliland.map.locate import find_line, line_index
+
     if not isinstance(table, dict):
         raise StudyError(source, where or "(top level)", "a table", table)
     for key in table:
         if key not in allowed:
-            raise StudyError(source, f"{where}{'.' if where else ''}{key}",
-                             f"a known key ({', '.join(allowed)})", key)
+            guess = difflib.get_close_matches(key, allowed, n=1)
+            said = f": did you mean {guess[0]!r}? ({', '.join(allowed)})" if guess else f" ({', '.join(allowed)})"
+            path = (*where.split("."), key) if where else (key,)
+            raise StudyError(source, ".".join(path), f"a known key{said}", key,
+                             line=find_line(line_index(text), path) if text else None)
 
 
 def _sweeps(source: str, sweep: Any) -> list[dict[str, list[Any]]]:
