@@ -18,8 +18,9 @@ from somaliland.rules.state import SAILING, GameState, ShipState, Status, with_s
 
 
 def eligible(ship: ShipState, config: RulesConfig) -> bool:
-    """Return True if pirates may take this ship: at sea on the board, not ignored by D8, and not serving the lost
-    turn of a seizure (D8, D20: a ship released this turn is still held until the turn's raid is over) (R13, R20)."""
+    """Return True if pirates may take this ship: at sea, not ignored by D8, not released this turn (R13, D8, D20).
+
+    A ship released this turn still serves its seizure's lost turn until that turn's raid is over."""
     return (ship.pose is not None and (ship.status in SAILING or ship.status is Status.ARRIVED)
             and ship.status.value not in config.pirates_ignore and not ship.just_released)
 

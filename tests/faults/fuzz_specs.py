@@ -4,7 +4,7 @@ Each mutant is a shipped study (or the tiny test study) with one to three random
 duplicated, swapped, truncated or added, a value replaced by one of another type or range, a key renamed,
 bytes garbled, a value or a key nested 500 deep, the file made larger than a study file may be. Each goes
 through what `somaliland study run` checks before its first game (`load_study`, then the policy factory). A
-located answer starts with the file and names the place (a key, a cell or a line) and the reason (`expected
+located answer starts with the file (and its line, where one is known) and names the place (a key, a cell or a line) and the reason (`expected
 ..., found ...`).
 
     python tests/faults/fuzz_specs.py [MUTANTS [SEED]]     # default: 1000 mutants, seed 18
@@ -13,6 +13,7 @@ located answer starts with the file and names the place (a key, a cell or a line
 from __future__ import annotations
 
 import random
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -75,7 +76,8 @@ def answer(path: Path) -> tuple[str, str]:
         check_factory(study)
     except StudyError as error:
         message = str(error)
-        located = (message.startswith(f"{path}: ") and ": expected " in message and ", found " in message
+        located = (re.match(rf"{re.escape(str(path))}(:\d+)?: ", message) is not None
+                   and ": expected " in message and ", found " in message
                    and "\n" not in message and error.key)
         return ("located" if located else "unlocated"), message
     except Exception as error:  # what the fuzz hunts: any other exception would reach the user as a traceback
