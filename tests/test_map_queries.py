@@ -48,6 +48,31 @@ def test_contains_xy_keeps_the_shape_and_refuses_nothing():
     assert not queries.contains_xy(Polygon(), np.array([0.0]), np.array([0.0])).any()
 
 
+@pytest.mark.parametrize("geometry", _geometries(), ids=lambda g: f"{g.geom_type}-{shapely.get_num_coordinates(g)}")
+def test_codes_along_rays_are_true_to_the_points(geometry):
+    """A ray's steps are placed in their cells from the ray's start and step: an INSIDE cell holds only contained
+    points, an OUTSIDE cell none, as shapely says of the points worked out in full."""
+    rng = np.random.default_rng(6)
+    x0, y0, x1, y1 = geometry.bounds
+    size = max(x1 - x0, y1 - y0)
+    origins = np.vstack([rng.uniform((x0 - size / 4, y0 - size / 4), (x1 + size / 4, y1 + size / 4), (30, 2)),
+                         shapely.get_coordinates(geometry)[:5]])
+    mask = queries.cell_mask(geometry)
+    seen = set()
+    for origin in origins.tolist():
+        heading = rng.uniform(-np.pi, np.pi, 40)
+        direction = np.stack([np.cos(heading), np.sin(heading)], axis=1)
+        ray = np.repeat(np.arange(40), 50)
+        t = np.tile(np.arange(1, 51) * size / 40, 40)
+        code = mask.codes_along((origin[0], origin[1]), direction, ray, t)
+        x, y = origin[0] + direction[ray, 0] * t, origin[1] + direction[ray, 1] * t
+        assert (code == mask.codes_at(x, y)).mean() > 0.999  # the same cells, but for a point on a cells' border
+        inside = shapely.contains_xy(geometry, x, y)
+        assert inside[code == queries.INSIDE].all() and not inside[code == queries.OUTSIDE].any()
+        seen.update(code.tolist())
+    assert seen == {queries.OUTSIDE, queries.EDGE} | ({queries.INSIDE} & set(mask.codes.tolist()))
+
+
 def test_a_mask_is_built_once_per_geometry():
     land = load(shipped_maps()[0]).land
     assert queries.cell_mask(land) is queries.cell_mask(land)

@@ -76,15 +76,34 @@ class CellMask:
         touched = shapely.intersects(self.geometry, squares)
         return np.where(inside, INSIDE, np.where(touched, EDGE, OUTSIDE)).astype(np.uint8)
 
-    def contains_xy(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """Return `shapely.contains_xy(geometry, x, y)` for float arrays of one shape.
+    def codes_at(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Return the code of the cell of each point (float arrays of one shape): INSIDE points are contained,
+        OUTSIDE ones not, EDGE ones are for GEOS to say.
 
         A point's cell index is rounded within `PAD` of its cell; a point outside the bounds (or not finite)
-        falls in the ring of OUTSIDE cells, and no such point is contained.
+        falls in the ring of OUTSIDE cells.
         """
         ix = np.fmin(np.fmax((x - self.x0) / self.cell + 1.0, 0.0), self.last_x).astype(np.intp)
         iy = np.fmin(np.fmax((y - self.y0) / self.cell + 1.0, 0.0), self.last_y).astype(np.intp)
-        code = self.codes[ix * self.stride + iy]
+        return self.codes[ix * self.stride + iy]
+
+    def codes_along(self, origin: tuple[float, float], direction: np.ndarray, ray: np.ndarray,
+                    t: np.ndarray) -> np.ndarray:
+        """Return `codes_at` of the points `origin + direction[ray] * t` (rays' unit vectors (r, 2); each point's ray
+        and distance along it, (n,)) without working the points out: a point's cell index is the ray's start and step
+        in cells, off from the point's own by a few ulps of the index, far within `PAD`."""
+        ix = (origin[0] - self.x0) / self.cell + 1.0 + (direction[:, 0] / self.cell)[ray] * t
+        iy = (origin[1] - self.y0) / self.cell + 1.0 + (direction[:, 1] / self.cell)[ray] * t
+        ix = np.fmin(np.fmax(ix, 0.0, out=ix), self.last_x, out=ix).astype(np.intp)
+        iy = np.fmin(np.fmax(iy, 0.0, out=iy), self.last_y, out=iy).astype(np.intp)
+        ix *= self.stride
+        ix += iy
+        return self.codes[ix]
+
+    def contains_xy(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Return `shapely.contains_xy(geometry, x, y)` for float arrays of one shape (`codes_at`, then GEOS for
+        the points in EDGE cells); no point outside the bounds (or not finite) is contained."""
+        code = self.codes_at(x, y)
         found = code == INSIDE
         edge = code == EDGE
         if edge.any():

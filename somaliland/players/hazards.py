@@ -36,7 +36,7 @@ from somaliland.rules.state import ShipState, Status
 PATH_SAMPLES = 8  # points checked along each straight path for land
 RAY_STEP = 0.005  # m between the points checked along a straight path for where it first comes over land (D19)
 MARGINS = (0.0, 0.004, 0.008, 0.012, 0.016, 0.024, 0.032, 0.048)  # m: the land grown by a roll's wander, in steps
-_PATH_FRACTIONS = np.linspace(0.0, 1.0, PATH_SAMPLES)[None, 1:, None]  # where along a path, the origin left out
+_PATH_FRACTIONS = np.linspace(0.0, 1.0, PATH_SAMPLES)[1:, None]  # where along a path, the origin left out
 _PATH_FRACTIONS.setflags(write=False)
 BEHIND = 0.05  # m of the leg behind the ship that progress is still measured on (a throw may lose ground)
 
@@ -191,20 +191,30 @@ def _paths_touch(origin: np.ndarray, ends: np.ndarray, centres: np.ndarray, clea
     """Return, for each straight path origin->end, whether it passes nearer than `clearance` to any centre.
 
     Only centres within the longest path's length plus the clearance of the origin can be that near; the
-    others are left out before the (n, k) distance computation.
+    others are left out before the (k, n) distance computation.
     """
-    d = ends - origin  # (n, 2)
+    dx, dy = ends[:, 0] - origin[0], ends[:, 1] - origin[1]  # (n,)
+    length2 = dx * dx + dy * dy
     if len(centres):
-        reach = math.sqrt(float((d * d).sum(-1).max(initial=0.0))) + clearance
+        reach = math.sqrt(float(length2.max(initial=0.0))) + clearance
         centres = centres[np.hypot(*(centres - origin).T) <= reach * (1 + 1e-9)]
     if len(centres) == 0:
         return np.zeros(len(ends), dtype=bool)
-    # the components written out (the same arithmetic as the (n, k, 2) vector form, without its temporaries)
-    dx, dy = d[:, :1], d[:, 1:]  # (n, 1)
-    cx, cy = (centres[:, 0] - origin[0])[None, :], (centres[:, 1] - origin[1])[None, :]  # (1, k)
-    t = np.clip((cx * dx + cy * dy) / np.maximum(dx * dx + dy * dy, 1e-12), 0.0, 1.0)
-    ex, ey = t * dx - cx, t * dy - cy
-    return np.sqrt(ex * ex + ey * ey).min(axis=1) < clearance
+    # the components written out, centres down and paths across (the same arithmetic as the (n, k, 2) vector
+    # form, without its temporaries; numpy reduces the long axis of a short one fast)
+    cx, cy = (centres[:, 0] - origin[0])[:, None], (centres[:, 1] - origin[1])[:, None]  # (k, 1)
+    t = cx * dx
+    t += cy * dy
+    t /= np.maximum(length2, 1e-12)
+    np.minimum(np.maximum(t, 0.0, out=t), 1.0, out=t)  # np.clip's arithmetic, without its wrapper
+    ex, ey = t * dx, t * dy
+    ex -= cx
+    ey -= cy
+    ex *= ex
+    ey *= ey
+    ex += ey
+    # the root of the least square is the least root (sqrt is correctly rounded, so monotonic)
+    return np.sqrt(np.minimum.reduce(ex, axis=0)) < clearance
 
 
 def land_fraction(s: Surroundings, ends: np.ndarray) -> np.ndarray:
@@ -213,11 +223,21 @@ def land_fraction(s: Surroundings, ends: np.ndarray) -> np.ndarray:
     Each path is sampled at `PATH_SAMPLES` evenly spaced points, the origin first; the origin is
     checked once for all paths.
     """
-    origin = np.asarray(s.origin)
+    x, y = _path_points(s.origin, ends)
+    return _land_share(s, queries.contains_xy(s.land, x, y))
+
+
+def _path_points(origin: tuple[float, float], ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the x and y (PATH_SAMPLES - 1, n) of the points `land_fraction` samples on each path, the origin
+    left out."""
     f = _PATH_FRACTIONS
-    pts = origin[None, None, :] + f * (ends - origin)[:, None, :]
-    on = queries.contains_xy(s.land, pts[..., 0], pts[..., 1]).sum(axis=1)
-    return (on + int(shapely.contains_xy(s.land, origin[0], origin[1]))) / PATH_SAMPLES
+    return origin[0] + f * (ends[:, 0] - origin[0]), origin[1] + f * (ends[:, 1] - origin[1])
+
+
+def _land_share(s: Surroundings, on: np.ndarray) -> np.ndarray:
+    """Return `land_fraction` from whether each path point (PATH_SAMPLES - 1, n) lies on land."""
+    return (np.add.reduce(on, axis=0, dtype=np.intp) + int(shapely.contains_xy(s.land, s.origin[0], s.origin[1]))
+            ) / PATH_SAMPLES
 
 
 def outcomes(s: Surroundings, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -282,24 +302,64 @@ class Rays:
 def first_land(s: Surroundings, rays: Rays) -> np.ndarray:
     """Return, for each ray, how far from the origin its rolling die first comes over the land it must not cross
     (D19) or within its path's wander of it, checked every `RAY_STEP` from the end of its flight out to its reach;
-    inf where it does not (or under D11 alone)."""
+    inf where it does not (or under D11 alone).
+
+    Only the steps between each ray's flight and reach are looked at, each in the coast's raster
+    (`queries.CellMask.codes_along`); GEOS is asked only of steps in EDGE cells short of the first step a ray
+    surely comes over land.
+    """
     found = np.full(len(rays.reach), np.inf)
     if s.coast is None or not len(rays.reach):
         return found
-    steps = np.arange(1, int(math.ceil(float(rays.reach.max()) / RAY_STEP)) + 1) * RAY_STEP
-    origin = np.asarray(s.origin, dtype=float)
-    level = (np.searchsorted(MARGINS, rays.wander, side="right") - 1 if rays.wander is not None
-             else np.zeros(len(rays.reach), dtype=int))
+    n = int(math.ceil(float(rays.reach.max()) / RAY_STEP))
+    steps = _STEPS[:n] if n <= len(_STEPS) else np.arange(1, n + 1) * RAY_STEP
     flown = rays.flight if rays.flight is not None else np.zeros(len(rays.reach))
-    for k in np.unique(level).tolist():
-        mine = np.flatnonzero(level == k)
-        x = origin[0] + rays.direction[mine, :1] * steps[None, :]
-        y = origin[1] + rays.direction[mine, 1:] * steps[None, :]
-        within = (steps[None, :] <= rays.reach[mine, None]) & (steps[None, :] >= flown[mine, None])
-        over = queries.contains_xy(s.coast[k], x, y) & within
-        hit = over.any(axis=1)
-        found[mine[hit]] = steps[over[hit].argmax(axis=1)]
+    lo = np.searchsorted(steps, flown, side="left")  # the first step at or beyond the flight
+    count = np.maximum(np.searchsorted(steps, rays.reach, side="right") - lo, 0)  # the steps up to the reach
+    level = (np.searchsorted(MARGINS, rays.wander, side="right") - 1 if rays.wander is not None
+             else np.zeros(len(rays.reach), dtype=np.intp))
+    order = np.argsort(level, kind="stable")  # the rays of each level together, so each level's steps are a slice
+    count = count[order]
+    total = int(count.sum())
+    if not total:
+        return found
+    ray = np.repeat(order, count)
+    step = steps[np.arange(total) + np.repeat(lo[order] - (np.cumsum(count) - count), count)]
+    origin = (float(s.origin[0]), float(s.origin[1]))
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(level[order], weights=count, minlength=len(MARGINS)))])
+    bounds = bounds.astype(np.intp).tolist()
+    levels = [k for k in range(len(MARGINS)) if bounds[k + 1] > bounds[k]]
+    code = np.empty(total, dtype=np.uint8)
+    for k in levels:
+        a, b = bounds[k], bounds[k + 1]
+        code[a:b] = queries.cell_mask(s.coast[k]).codes_along(origin, rays.direction, ray[a:b], step[a:b])
+    over = code == queries.INSIDE
+    ask = np.flatnonzero(code == queries.EDGE)
+    if len(ask):
+        sure = np.full(len(rays.reach), total)  # a ray's steps past its first sure landfall need no asking
+        at = np.flatnonzero(over)
+        first = at[_firsts(ray[at])]
+        sure[ray[first]] = first
+        ask = ask[ask < sure[ray[ask]]]
+        for k in levels:
+            mine = ask[(ask >= bounds[k]) & (ask < bounds[k + 1])]
+            if len(mine):
+                x = origin[0] + rays.direction[ray[mine], 0] * step[mine]
+                y = origin[1] + rays.direction[ray[mine], 1] * step[mine]
+                over[mine] = shapely.contains_xy(s.coast[k], x, y)
+    at = np.flatnonzero(over)
+    first = at[_firsts(ray[at])]
+    found[ray[first]] = step[first]
     return found
+
+
+_STEPS = np.arange(1, 4097) * RAY_STEP  # the distances of a ray's steps, `RAY_STEP` apart (20 m of them)
+_STEPS.setflags(write=False)
+
+
+def _firsts(labels: np.ndarray) -> np.ndarray:
+    """Return where each run of equal labels begins (a boolean mask)."""
+    return np.concatenate([[True], labels[1:] != labels[:-1]]) if len(labels) else np.zeros(0, dtype=bool)
 
 
 def run_aground(s: Surroundings, ends: np.ndarray, rays: Rays | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -308,12 +368,13 @@ def run_aground(s: Surroundings, ends: np.ndarray, rays: Rays | None = None) -> 
     origin = np.asarray(s.origin, dtype=float)
     rays = rays if rays is not None else Rays.each(origin, ends)
     land_at = first_land(s, rays)[rays.of_end]
-    d = ends - origin
-    length = np.sqrt((d * d).sum(axis=1))
-    aground = land_at + s.coast_tolerance <= length
-    back = np.maximum(land_at - RAY_STEP - s.die_size, 0.0)  # D19 sets it down clear of the land, as D17
-    rests = np.where(aground[:, None], origin + rays.direction[rays.of_end] * np.where(aground, back, 0.0)[:, None],
-                     ends)
+    dx, dy = ends[:, 0] - origin[0], ends[:, 1] - origin[1]
+    aground = land_at + s.coast_tolerance <= np.sqrt(dx * dx + dy * dy)
+    rests = ends.copy()
+    if aground.any():
+        hit = np.flatnonzero(aground)
+        back = np.maximum(land_at[hit] - RAY_STEP - s.die_size, 0.0)  # D19 sets it down clear of the land, as D17
+        rests[hit] = origin + rays.direction[rays.of_end[hit]] * back[:, None]
     return aground, rests
 
 
