@@ -140,28 +140,38 @@ def locate_and_distance(coords: np.ndarray, points: np.ndarray) -> tuple[np.ndar
     measures along it by the projection factor, clamped to the segment; the lengths before it are summed in
     order. A line with a segment of zero length, or a point that is not finite, is left to shapely.
     """
-    ax, ay = coords[:-1, 0], coords[:-1, 1]
-    dx, dy = coords[1:, 0] - ax, coords[1:, 1] - ay
+    cx, cy = coords[:, :1], coords[:, 1:]  # (m, 1): segments down, points across (numpy's fast layout)
+    dx, dy = cx[1:] - cx[:-1], cy[1:] - cy[:-1]
     len2 = dx * dx + dy * dy
     if not len2.all() or not np.isfinite(points).all():
         line, at = shapely.LineString(coords), shapely.points(points)
         return shapely.line_locate_point(line, at), shapely.distance(line, at)
-    px, py = points[:, :1], points[:, 1:]
-    ex, ey = px - ax, py - ay  # (n, m): from each segment's start to each point
-    factor = (ex * dx + ey * dy) / len2
-    fx, fy = px - coords[1:, 0], py - coords[1:, 1]
+    # (m, n): from each vertex to each point, and their distances (a segment's end is the next one's start)
+    vx, vy = points[:, 0] - cx, points[:, 1] - cy
+    apart = vx * vx
+    apart += vy * vy
+    np.sqrt(apart, out=apart)
+    ex, ey = vx[:-1], vy[:-1]  # (m - 1, n): from each segment's start
+    factor = ex * dx
+    factor += ey * dy
+    factor /= len2
     seg_len = np.sqrt(len2)
     # |(A.y - p.y)(B.x - A.x) - (A.x - p.x)(B.y - A.y)| / L^2 * L: the negations are exact, so are the swapped signs
-    across = np.abs(ex * dy - ey * dx) / len2 * seg_len
-    dist = np.where(factor <= 0.0, np.sqrt(ex * ex + ey * ey),
-                    np.where(factor >= 1.0, np.sqrt(fx * fx + fy * fy), across))
-    nearest = dist.argmin(axis=1)  # the first of equals, as GEOS's strict `<`
-    rows = np.arange(len(points))
-    f = factor[rows, nearest]
+    dist = ex * dy
+    dist -= ey * dx
+    np.abs(dist, out=dist)
+    dist /= len2
+    dist *= seg_len
+    np.copyto(dist, apart[1:], where=factor >= 1.0)  # beyond the segment's end: the distance from it
+    np.copyto(dist, apart[:-1], where=factor <= 0.0)  # before its start
+    nearest = dist.argmin(axis=0)  # the first of equals, as GEOS's strict `<`
+    cols = np.arange(len(points))
+    f = factor[nearest, cols]
+    seg_len = seg_len[:, 0]
     start = np.concatenate([[0.0], np.cumsum(seg_len)[:-1]])[nearest]
     length = seg_len[nearest]
     along = np.where(f <= 0.0, start, np.where(f <= 1.0, start + f * length, start + length))
-    return along, dist[rows, nearest]
+    return along, dist[nearest, cols]
 
 
 def stretch(line: LineString, start: float, end: float) -> BaseGeometry:

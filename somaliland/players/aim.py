@@ -20,6 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
 from physics import Style, Throw, portable
@@ -86,24 +87,47 @@ class Candidate:
 
 def targets(s: Surroundings, model: ThrowModel, size: float) -> np.ndarray:
     """Return target points: ahead along the centre line and beside it, and the destination's heart if near."""
-    ahead = s.start + np.linspace(model.quarter, model.max_roll, STEPS)
-    centre = points_at(s.route, s.direction, ahead)
-    beyond = points_at(s.route, s.direction, ahead + 0.005)
+    ahead = s.start + _ahead(model.quarter, model.max_roll)
+    along = points_at(s.route, s.direction, np.concatenate([ahead, ahead + 0.005]))
+    centre, beyond = along[:STEPS], along[STEPS:]
     tangent = beyond - centre
-    tangent /= np.maximum(np.linalg.norm(tangent, axis=1), 1e-12)[:, None]
+    tx, ty = tangent[:, 0], tangent[:, 1]
+    tangent /= np.maximum(np.sqrt(tx * tx + ty * ty), 1e-12)[:, None]
     normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
-    points = (centre[:, None, :] + np.array(OFFSETS)[None, :, None] * size * normal[:, None, :]).reshape(-1, 2)
+    points = (centre[:, None, :] + _OFFSETS[None, :, None] * size * normal[:, None, :]).reshape(-1, 2)
     if s.zone.distance(shapely.Point(s.origin)) <= model.max_roll:
         points = np.vstack([points, heart(s, size)])
     return points
 
 
+_OFFSETS = np.array(OFFSETS)
+_OFFSETS.setflags(write=False)
+
+
+@lru_cache(maxsize=16)
+def _ahead(shortest: float, longest: float) -> np.ndarray:
+    """Return `STEPS` distances ahead from `shortest` to `longest`, evenly spaced (read-only)."""
+    ahead = np.linspace(shortest, longest, STEPS)
+    ahead.setflags(write=False)
+    return ahead
+
+
 def heart(s: Surroundings, size: float) -> tuple[float, float]:
     """Return the point of the destination zone farthest from its edges and from land (an aim's bullseye).
 
-    Computed once per zone, land and die size (geometries hash by value).
+    Computed once per zone, land and die size: kept by the geometries' identity (hashing a geometry writes it
+    out), else by their value.
     """
-    return _heart(s.zone, s.land, size)
+    key = (id(s.zone), id(s.land), size)
+    kept = _HEARTS.get(key)
+    if kept is None or kept[0] is not s.zone or kept[1] is not s.land:
+        if len(_HEARTS) >= 256:
+            _HEARTS.clear()
+        kept = _HEARTS[key] = (s.zone, s.land, _heart(s.zone, s.land, size))
+    return kept[2]
+
+
+_HEARTS: dict[tuple[int, int, float], tuple[BaseGeometry, BaseGeometry, tuple[float, float]]] = {}
 
 
 @lru_cache(maxsize=256)
@@ -137,28 +161,30 @@ def candidates(table: Table, ship_id: str, s: Surroundings, model: ThrowModel) -
     about a half push gets a quarter and a half push too. Pushes come first: a push does not scatter
     in distance, so it wins a tie.
     """
+    return [Candidate(*made) for made in _candidates(table, ship_id, s, model)]
+
+
+def _candidates(table: Table, ship_id: str, s: Surroundings, model: ThrowModel) -> list[tuple[Style, float, float]]:
+    """Return `candidates` as (style, heading, distance)."""
     size = table.config.die_size
     offsets = targets(s, model, size) - np.asarray(s.origin)
-    dists = np.linalg.norm(offsets, axis=1)
-    headings = launch_headings(table, ship_id, portable.atan2(offsets[:, 1], offsets[:, 0]))
+    ox, oy = offsets[:, 0], offsets[:, 1]
+    dists = np.sqrt(ox * ox + oy * oy)
+    headings = launch_headings(table, ship_id, portable.atan2(oy, ox))
     aims = list(zip(dists.tolist(), headings.tolist()))
-    # keyed by a tag for the style (an Enum hashes in Python); a candidate made only for a new key
-    found: dict[tuple, Candidate] = {}
+    # keyed by a tag for the style (an Enum hashes in Python)
+    found: dict[tuple, tuple[Style, float, float]] = {}
     push_range = model.half + 2 * size
     pushes = ((Style.QUARTER, "quarter", model.quarter), (Style.HALF, "half", model.half))
     for dist, heading in aims:
         if 1e-6 < dist <= push_range:
             for style, tag, reach in pushes:
-                key = (tag, round(heading, 4))
-                if key not in found:
-                    found[key] = Candidate(style, heading, reach)
+                found.setdefault((tag, round(heading, 4)), (style, heading, reach))
     min_roll, max_roll = model.min_roll, model.max_roll
     for dist, heading in aims:
         if dist >= min_roll:
             reach = min(dist, max_roll)
-            key = ("roll", round(heading, 4), round(reach, 4))
-            if key not in found:
-                found[key] = Candidate(Style.ROLL, heading, reach)
+            found.setdefault(("roll", round(heading, 4), round(reach, 4)), (Style.ROLL, heading, reach))
     return list(found.values())
 
 
@@ -254,15 +280,16 @@ def rank(table: Table, ship_id: str, s: Surroundings, model: ThrowModel, spread:
     one whose tail risk it missed (measured in games: throws it gave 1-10 % to run aground ran
     aground 19 % of the time; see players/README.md).
     """
-    made = candidates(table, ship_id, s, model)
-    throws = _throws(made)
+    made = _candidates(table, ship_id, s, model)
+    throws = (np.array([m[1] for m in made]), np.array([m[2] for m in made]),
+              np.array([m[0] is Style.ROLL for m in made]))
     coarse = _worth(s, *throws, model, spread, weights, COARSE).tolist()
     order = sorted(range(len(made)), key=lambda i: (-coarse[i], i))
-    best = [made[i] for i in order[:REFINED]]
-    fine = _worth(s, *(a[order[:REFINED]] for a in throws), model, spread, weights, FINE).tolist()
+    best = order[:REFINED]
+    fine = _worth(s, *(a[best] for a in throws), model, spread, weights, FINE).tolist()
     top = sorted(range(len(best)), key=lambda i: (-fine[i], i))
-    return ([Candidate(best[i].style, best[i].heading, best[i].distance, fine[i]) for i in top]
-            + [Candidate(made[i].style, made[i].heading, made[i].distance, coarse[i]) for i in order[REFINED:]])
+    return ([Candidate(*made[best[i]], fine[i]) for i in top]
+            + [Candidate(*made[i], coarse[i]) for i in order[REFINED:]])
 
 
 def worth(s: Surroundings, made: list[Candidate], model: ThrowModel, spread: Spread, weights: AimWeights,

@@ -130,7 +130,7 @@ def surroundings(table: Table, ship: ShipState, reach: float, odds: LegOdds) -> 
     hunted = targets_route(route.full_value, config)  # else pirates never take a ship on this route
     ports = np.array([p.point for p in world.pirate_ports if hunted], dtype=float).reshape(-1, 2)
     rivals = [math.dist(s.pose.position[:2], p) for s in state.ships  # type: ignore[union-attr]
-              if s.id != ship.id and targetable(s, world, config) for p in ports]
+              if s.id != ship.id and targetable(s, world, config) for p in ports] if len(ports) else []
     faces = ship.spec.faces
     pips = ship.top_value() if ship.pose is not None else faces[4]
     if config.ransom != "top_face":  # L1: a fixed sum, or a share of the contract's value
@@ -139,7 +139,7 @@ def surroundings(table: Table, ship: ShipState, reach: float, odds: LegOdds) -> 
     window, window_from = leg_window(route, direction, start, reach + BEHIND)  # type: ignore[arg-type]
     return Surroundings(origin, route, direction, zone, land, world.width, world.depth,  # type: ignore[arg-type]
                         start, route.centre_line.length,
-                        goal_progress(route, direction, zone),  # type: ignore[arg-type]
+                        _goal(world, route.name, direction),  # type: ignore[arg-type]
                         moves_left(ship, max(state.turn, 1), config) - 1, ship.card.value,  # type: ignore[union-attr]
                         window, window_from, np.array(others, dtype=float).reshape(-1, 2),
                         config.die_size * 1.5, ports, min(rivals, default=math.inf), float(pips),
@@ -160,6 +160,13 @@ def goal_progress(route: Route, direction: Direction, zone: BaseGeometry) -> flo
     """Return about where along the leg its destination zone begins: its middle, less half its size."""
     middle = zone.representative_point()
     return route.progress(direction, middle.x, middle.y) - math.sqrt(zone.area) / 2
+
+
+@lru_cache(maxsize=64)
+def _goal(world: Map, route: str, direction: Direction) -> float:
+    """Return `goal_progress` of a leg of the map, worked out once."""
+    found = world.route(route)
+    return goal_progress(found, direction, found.leg(direction).destination)
 
 
 def arrival_chance(remaining: np.ndarray, turns: np.ndarray, odds: LegOdds) -> np.ndarray:
@@ -388,8 +395,13 @@ def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np
     straight path that rolls over land ran aground where it met the coast (`run_aground`; `rays` groups the
     ends by heading).
     """
-    on_board, aground, arrived = outcomes(s, ends)
-    rests = ends.copy()
+    x, y = ends[:, 0], ends[:, 1]
+    on_board = (x >= 0) & (x <= s.width) & (y >= 0) & (y <= s.depth)
+    path_x, path_y = _path_points(s.origin, ends)
+    land = queries.contains_xy(s.land, np.vstack([path_x, x]), np.vstack([path_y, y]))  # one ask: paths and rests
+    aground = on_board & land[-1]
+    arrived = on_board & shapely.contains_xy(s.zone, x, y)
+    rests = ends
     if grounded is not None:
         aground = aground | grounded
     elif s.coast is not None:
@@ -397,19 +409,38 @@ def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np
         if on_way.any():
             aground = aground | on_way
             arrived = np.where(on_way, shapely.contains_xy(s.zone, rests[:, 0], rests[:, 1]), arrived)
-    put = ~on_board & ~(aground & (rests != ends).any(axis=1))  # a ship set down on its way is not put back
+    set_down = aground & ((rests[:, 0] != x) | (rests[:, 1] != y))
+    put = ~on_board & ~set_down  # a ship set down on its way is not put back
     if put.any():
+        rests = rests.copy() if rests is ends else rests
         rests[put] = put_back(s, ends[put])
     progress, off_line = along_window(s, rests)
     detour = w.off_route * np.maximum(off_line - w.corridor, 0.0) + w.centre_pull * off_line
     collide = _paths_touch(np.asarray(s.origin), ends, s.others, s.clearance) if touched is None else touched
-    lost = ~on_board | aground | collide
+    moves = s.moves_after - (~on_board | aground | collide)  # a lost turn (R17, R18, R19)
+    captured = None
     if len(s.ports):
-        to_port = np.linalg.norm(rests[:, None, :] - s.ports[None, :, :], axis=-1).min(axis=1)
-        captured = (to_port < s.rival_distance) & ~(arrived & s.arrived_ignored) & ~(aground & s.aground_ignored)
-    else:
-        captured = np.zeros(len(ends), dtype=bool)
-    moves = s.moves_after - lost.astype(int) - captured.astype(int)
-    chance = np.where(arrived, 1.0, arrival_chance(s.goal - progress + detour, moves, s.odds))
-    return (chance + w.progress * (np.where(arrived, s.end, progress) - s.start) - w.collision * collide
-            - captured * s.ransom_pips / max(s.value, 1) - w.land_path * land_fraction(s, ends))
+        captured = _captured(s, rests, arrived, aground)
+        moves = moves - captured
+    worth = np.where(arrived, 1.0, arrival_chance(s.goal - progress + detour, moves, s.odds))
+    worth += w.progress * (np.where(arrived, s.end, progress) - s.start)
+    worth -= w.collision * collide
+    if captured is not None:  # else nothing is taken off: a capture costs 0 pips
+        worth -= captured * s.ransom_pips / max(s.value, 1)
+    worth -= w.land_path * _land_share(s, land[:-1])
+    return worth
+
+
+def _captured(s: Surroundings, rests: np.ndarray, arrived: np.ndarray, aground: np.ndarray) -> np.ndarray:
+    """Return which ships resting at these points pirates would take: nearer a port than any rival (R13, D8)."""
+    dx, dy = rests[:, 0] - s.ports[:, :1], rests[:, 1] - s.ports[:, 1:]  # (p, n)
+    dx *= dx
+    dy *= dy
+    dx += dy
+    # the root of the least square is the least distance (sqrt is correctly rounded, so monotonic)
+    captured = np.sqrt(np.minimum.reduce(dx, axis=0)) < s.rival_distance
+    if s.arrived_ignored:
+        captured &= ~arrived
+    if s.aground_ignored:
+        captured &= ~aground
+    return captured
