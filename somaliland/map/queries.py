@@ -162,8 +162,8 @@ def locate_and_distance(coords: np.ndarray, points: np.ndarray) -> tuple[np.ndar
     np.abs(dist, out=dist)
     dist /= len2
     dist *= seg_len
-    np.copyto(dist, apart[1:], where=factor >= 1.0)  # beyond the segment's end: the distance from it
-    np.copyto(dist, apart[:-1], where=factor <= 0.0)  # before its start
+    dist = np.where(factor >= 1.0, apart[1:], dist)  # beyond the segment's end: the distance from it
+    dist = np.where(factor <= 0.0, apart[:-1], dist)  # before its start
     nearest = dist.argmin(axis=0)  # the first of equals, as GEOS's strict `<`
     cols = np.arange(len(points))
     f = factor[nearest, cols]

@@ -214,7 +214,7 @@ def _rays(cos: np.ndarray, sin: np.ndarray, reach: np.ndarray, roll: np.ndarray,
     n, k = reach.shape[0], len(grid.rays)
     of_end = (np.arange(n)[:, None] * k + grid.ray_of[None, :]).ravel()
     first = grid.rays[:, 0]
-    far = reach[:, grid.rays].max(axis=2).ravel()
+    far = np.maximum.reduce(reach[:, grid.rays.T], axis=1).ravel()  # (n, speeds, rays): the long axis last
     rolls = np.repeat(roll, k)
     return Rays(of_end, np.stack([cos[:, first].ravel(), sin[:, first].ravel()], axis=1), far,
                 np.where(rolls, model.flight_at(far), 0.0), np.where(rolls, model.wander_at(far), 0.0))
