@@ -174,6 +174,78 @@ def locate_and_distance(coords: np.ndarray, points: np.ndarray) -> tuple[np.ndar
     return along, dist[nearest, cols]
 
 
+class Sides:
+    """A polygonal geometry's boundary segments lying on its bounding box's sides, cut to the stretches along which
+    nothing else of the geometry comes within `SIDE_GAP` of the side: the nearest point of the geometry to a point
+    beyond such a stretch lies on that segment alone, nearer than any other by far more than rounding."""
+
+    def __init__(self, geometry: BaseGeometry) -> None:
+        self.bounds = geometry.bounds
+        x0, y0, x1, y1 = self.bounds
+        rings = [shapely.get_coordinates(r) for r in shapely.get_rings(shapely.get_parts(geometry))]
+        segments = np.vstack([np.zeros((0, 4))] + [np.hstack([r[:-1], r[1:]]) for r in rings if len(r) > 1])
+        self.segments = segments  # (ax, ay, bx, by) of every ring's segments
+        pieces = []  # (key from, key to, segment)
+        for side, (axis, c) in enumerate(((0, x0), (0, x1), (1, y0), (1, y1))):
+            fixed, along = segments[:, [axis, axis + 2]], segments[:, [1 - axis, 3 - axis]]
+            on = (fixed == c).all(axis=1)
+            near = np.abs(fixed - c).min(axis=1) <= SIDE_GAP
+            lo, hi = along.min(axis=1), along.max(axis=1)
+            for k in np.flatnonzero(on).tolist():
+                blocked = sorted([(lo[j] - SIDE_GAP, hi[j] + SIDE_GAP) for j in np.flatnonzero(near).tolist() if j != k]
+                                 + [(u - SIDE_GAP, u + SIDE_GAP) for u in (lo[k], hi[k])])
+                start = lo[k]
+                for a, b in blocked:
+                    if a > start and start < hi[k]:
+                        pieces.append((side, start, min(a, hi[k]), k))
+                    start = max(start, b)
+        pieces.sort()
+        self.key_from = np.array([side * SIDE_SPAN + a for side, a, b, k in pieces])
+        self.key_to = np.array([side * SIDE_SPAN + b for side, a, b, k in pieces])
+        self.segment = np.array([k for side, a, b, k in pieces], dtype=np.intp)
+
+
+SIDE_GAP = 1e-6  # m: how near to a stretch of a side nothing else of the geometry may come
+SIDE_SPAN = 1024.0  # m: keys of a side's stretches are side * SIDE_SPAN + the distance along it (a board < 512 m)
+_SIDES: dict[int, tuple[BaseGeometry, Sides]] = {}
+
+
+def nearest_points(geometry: BaseGeometry, points: np.ndarray) -> np.ndarray:
+    """Return the nearest point of a polygonal geometry to each point (n, 2): the first point of
+    `shapely.shortest_line(geometry, point)`, bit for bit.
+
+    A point beyond one side of the geometry's bounding box, facing a stretch of `Sides`, is projected on that
+    stretch's segment by GEOS's own arithmetic (`LineSegment::closestPoint`: the projection factor, then the
+    segment's start plus the factor times its extent); any other point is left to shapely. A point that is not finite
+    has none: NaN.
+    """
+    sides = _kept(_SIDES, geometry, Sides, 16)
+    x0, y0, x1, y1 = sides.bounds
+    x, y = points[:, 0], points[:, 1]
+    side = np.where(x < x0, 0, np.where(x > x1, 1, np.where(y < y0, 2, np.where(y > y1, 3, -1))))
+    key = side * SIDE_SPAN + np.where(side < 2, y, x)
+    piece = np.maximum(np.searchsorted(sides.key_from, key, side="right") - 1, 0)
+    # strictly inside a stretch (a key rounded onto its end is left to shapely)
+    finite = np.isfinite(x) & np.isfinite(y)
+    if len(sides.key_from):
+        fast = (side >= 0) & (key > sides.key_from[piece]) & (key < sides.key_to[piece]) & finite
+    else:
+        fast = np.zeros(len(points), dtype=bool)
+    found = np.empty_like(points, dtype=float)
+    if fast.any():
+        ax, ay, bx, by = sides.segments[sides.segment[piece[fast]]].T
+        dx, dy = bx - ax, by - ay
+        factor = ((x[fast] - ax) * dx + (y[fast] - ay) * dy) / (dx * dx + dy * dy)
+        found[fast, 0] = ax + factor * dx
+        found[fast, 1] = ay + factor * dy
+    rest = ~fast & finite
+    found[~finite] = np.nan  # a point not finite has no nearest point (shapely: no line)
+    if rest.any():
+        lines = shapely.shortest_line(geometry, shapely.points(points[rest]))
+        found[rest] = shapely.get_coordinates(lines).reshape(-1, 2, 2)[:, 0, :]
+    return found
+
+
 def stretch(line: LineString, start: float, end: float) -> BaseGeometry:
     """Return `shapely.ops.substring(line, start, end)` (distances along the line, not normalised), the same
     geometry bit for bit, for 0 <= start < end and start short of the line's end; other cases are left to it.

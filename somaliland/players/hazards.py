@@ -186,12 +186,12 @@ def arrival_chance(remaining: np.ndarray, turns: np.ndarray, odds: LegOdds) -> n
 def put_back(s: Surroundings, ends: np.ndarray) -> np.ndarray:
     """Return where ships resting at these points off the board come back (R19, D13; `accidents.replacement_point`).
 
-    Vectorised: the nearest point of the replacement area, or the move's start under D13 "move_start".
+    Vectorised: the nearest point of the replacement area (`queries.nearest_points`, shapely's answer bit for bit),
+    or the move's start under D13 "move_start".
     """
     if s.put_back is None:
         return np.broadcast_to(np.asarray(s.origin, dtype=float), ends.shape).copy()
-    lines = shapely.shortest_line(s.put_back, shapely.points(ends))
-    return shapely.get_coordinates(lines).reshape(-1, 2, 2)[:, 0, :]
+    return queries.nearest_points(s.put_back, ends)
 
 
 def _paths_touch(origin: np.ndarray, ends: np.ndarray, centres: np.ndarray, clearance: float) -> np.ndarray:
