@@ -195,7 +195,7 @@ def test_L1_the_aim_prices_a_capture_at_the_ransom_in_force(lever, expected):
 
 def test_D19_the_aim_prices_a_throw_across_land_as_aground_where_it_meets_the_coast():
     from somaliland.players.aim import prior_odds, sizing_up
-    from somaliland.players.hazards import run_aground
+    from somaliland.players.rays import run_aground
 
     cfg = config()  # grounding_on = "path"
     s = sizing_up(Table(at_sea(0.20, 0.45), world(), cfg, 0), "red-24", SHORT, prior_odds(SHORT))
@@ -211,7 +211,7 @@ def test_D19_the_aim_prices_a_throw_across_land_as_aground_where_it_meets_the_co
 def _first_land_at_every_step(s, rays):
     """Return first_land by its definition: every RAY_STEP of each ray from its flight to its reach, asked of shapely
     against the coast grown by the ray's wander."""
-    from somaliland.players.hazards import MARGINS, RAY_STEP
+    from somaliland.players.rays import MARGINS, RAY_STEP
 
     found = np.full(len(rays.reach), np.inf)
     steps = np.arange(1, int(math.ceil(float(rays.reach.max()) / RAY_STEP)) + 1) * RAY_STEP
@@ -230,7 +230,7 @@ def test_D19_the_first_land_on_each_ray_is_the_first_step_shapely_finds_on_land(
     from dataclasses import replace as changed
 
     from somaliland.players.aim import prior_odds, sizing_up
-    from somaliland.players.hazards import MARGINS, RAY_STEP, Rays, first_land, run_aground
+    from somaliland.players.rays import MARGINS, RAY_STEP, Rays, first_land, run_aground
 
     board = default_map()
     state = place(game(), "red-24", 0.30, 0.20, card=CARD, route="somalia")

@@ -7,15 +7,19 @@ one aim changes every throw after it, so these must answer exactly what shapely 
   cell whose closed square (grown by `PAD`) lies wholly in the geometry's interior answers True, one that does
   not touch the geometry answers False, both decided once by GEOS's exact predicates; only points in cells
   that cross the boundary are asked of GEOS. Built once per geometry (about 0.04 s for the default board's
-  land at 4 mm cells).
+  land at 4 mm cells). `CellMask.codes_along` finds the cells of points along rays from the rays' start and
+  step, without working each point out (an error of a few ulps of a cell index, far within `PAD`).
 - `locate_and_distance(coords, points)`: `shapely.line_locate_point` and `shapely.distance` of points from a
   line string, by GEOS's own arithmetic (`LengthIndexOfPoint::indexOfFromStart`,
   `Distance::pointToSegment`, `LineSegment::projectionFactor`) in numpy's exactly rounded +, -, *, /, sqrt,
   without making a shapely point for each.
+- `nearest_points(geometry, points)`: the nearest point of a polygonal geometry (`shapely.shortest_line`'s first
+  point): beyond a side of its bounding box where one of its segments alone lies on that side (`Sides`), the
+  projection on that segment by GEOS's `LineSegment::closestPoint` arithmetic; elsewhere shapely's.
 - `stretch(line, start, end)`: `shapely.ops.substring` of a line string between two distances along it, with
   the line's vertices and the running lengths substring measures them by kept per line.
 
-tests/test_map_queries.py checks all three against shapely.
+tests/test_map_queries.py checks each against shapely.
 """
 
 from __future__ import annotations

@@ -25,9 +25,10 @@ from shapely.ops import polylabel
 
 from physics import Style, Throw, portable
 from somaliland.players.calibration import ThrowModel, push_throw, roll_throw
-from somaliland.players.hazards import (AimWeights, LegOdds, Rays, Surroundings, outcomes, points_at, run_aground,
-                                        score_landings, surroundings)
+from somaliland.players.hazards import (AimWeights, LegOdds, Surroundings, outcomes, points_at, score_landings,
+                                        surroundings)
 from somaliland.players.policy import Table
+from somaliland.players.rays import Rays, run_aground
 from somaliland.rules.errors import IllegalActionError
 from somaliland.rules.state import Status
 
