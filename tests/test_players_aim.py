@@ -257,3 +257,17 @@ def test_D19_the_first_land_on_each_ray_is_the_first_step_shapely_finds_on_land(
         assert aground.tolist() == (land_at + here.coast_tolerance <= np.hypot(*(ends - origin).T)).tolist()
         back = np.where(aground, np.maximum(land_at - RAY_STEP - here.die_size, 0.0), 0.0)[:, None]
         assert np.array_equal(rests, np.where(aground[:, None], np.asarray(origin) + straight.direction * back, ends))
+
+
+def test_a_zone_within_reach_is_what_geos_says():
+    """targets' bounding-box shortcut decides exactly as GEOS's distance does, at the reach itself too."""
+    from somaliland.players.aim import _within
+
+    rng = np.random.default_rng(10)
+    for route in default_map().routes:
+        for zone in (route.north.destination, route.south.destination):
+            x0, y0, x1, y1 = zone.bounds
+            for origin in rng.uniform((x0 - 0.5, y0 - 0.5), (x1 + 0.5, y1 + 0.5), (300, 2)).tolist():
+                d = zone.distance(Point(origin))
+                for reach in (0.3, d, np.nextafter(d, 0.0), rng.uniform(0.0, 0.8)):
+                    assert _within(zone, (origin[0], origin[1]), reach) == (d <= reach)

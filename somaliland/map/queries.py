@@ -24,6 +24,7 @@ tests/test_map_queries.py checks each against shapely.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Callable
 from functools import lru_cache
@@ -262,7 +263,7 @@ def stretch(line: LineString, start: float, end: float) -> BaseGeometry:
         return substring(line, start, end)
     coords, running = _vertices(line)
     ends = shapely.get_coordinates(shapely.line_interpolate_point(line, [start, end]))
-    inner = [coords[k] for k in range(len(coords) - 1) if start < running[k] < end]
+    inner = coords[bisect.bisect_right(running, start):bisect.bisect_left(running, end)]  # running never falls
     return shapely.linestrings([ends[0].tolist(), *inner, ends[1].tolist()])
 
 

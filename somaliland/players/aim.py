@@ -96,9 +96,18 @@ def targets(s: Surroundings, model: ThrowModel, size: float) -> np.ndarray:
     tangent /= np.maximum(np.sqrt(tx * tx + ty * ty), 1e-12)[:, None]
     normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
     points = (centre[:, None, :] + _OFFSETS[None, :, None] * size * normal[:, None, :]).reshape(-1, 2)
-    if s.zone.distance(shapely.Point(s.origin)) <= model.max_roll:
+    if _within(s.zone, s.origin, model.max_roll):
         points = np.vstack([points, heart(s, size)])
     return points
+
+
+def _within(zone: BaseGeometry, origin: tuple[float, float], reach: float) -> bool:
+    """Return `zone.distance(Point(origin)) <= reach`, GEOS asked only when the zone's bounding box is that near."""
+    x0, y0, x1, y1 = zone.bounds
+    dx, dy = max(x0 - origin[0], origin[0] - x1, 0.0), max(y0 - origin[1], origin[1] - y1, 0.0)
+    if dx * dx + dy * dy > reach * reach * (1 + 1e-9):  # the box's distance, a bound on the zone's, is far beyond
+        return False
+    return bool(zone.distance(shapely.Point(origin)) <= reach)
 
 
 _OFFSETS = np.array(OFFSETS)
@@ -177,15 +186,16 @@ def _candidates(table: Table, ship_id: str, s: Surroundings, model: ThrowModel) 
     found: dict[tuple, tuple[Style, float, float]] = {}
     push_range = model.half + 2 * size
     pushes = ((Style.QUARTER, "quarter", model.quarter), (Style.HALF, "half", model.half))
-    for dist, heading in aims:
+    rounded = [round(heading, 4) for heading in headings.tolist()]
+    for (dist, heading), key in zip(aims, rounded):
         if 1e-6 < dist <= push_range:
             for style, tag, reach in pushes:
-                found.setdefault((tag, round(heading, 4)), (style, heading, reach))
+                found.setdefault((tag, key), (style, heading, reach))
     min_roll, max_roll = model.min_roll, model.max_roll
-    for dist, heading in aims:
+    for (dist, heading), key in zip(aims, rounded):
         if dist >= min_roll:
             reach = min(dist, max_roll)
-            found.setdefault(("roll", round(heading, 4), round(reach, 4)), (Style.ROLL, heading, reach))
+            found.setdefault(("roll", key, round(reach, 4)), (Style.ROLL, heading, reach))
     return list(found.values())
 
 
