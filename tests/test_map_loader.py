@@ -52,23 +52,6 @@ def test_default_map_is_the_horn_of_africa_in_si_units():
     assert default_map() is m  # loaded once
 
 
-def test_a_map_is_hashed_once_and_its_hash_is_not_pickled(monkeypatch):
-    """Maps key the rules' and players' geometry caches: hashing one must not hash every land's polygon again."""
-    import pickle
-    from dataclasses import fields
-
-    from somaliland.map.model import Land
-
-    board = load(shipped_maps()[0])
-    hashed = []
-    monkeypatch.setattr(Land, "__hash__", lambda land: hashed.append(land) or hash(land.name))
-    first = hash(board)
-    assert hashed and hash(board) == first and len(hashed) == len(board.lands)  # the second time: none
-    assert first == hash(tuple(getattr(board, f.name) for f in fields(board)))
-    again = pickle.loads(pickle.dumps(board))
-    assert "_hash" not in again.__dict__ and again == board and hash(again) == first
-
-
 def test_pirate_ports_sit_at_their_historical_bases():
     ports = {p.name: p.point for p in default_map().pirate_ports}
     expected = {"Eyl": (49.82, 7.98), "Hobyo": (48.52, 5.35), "Harardhere": (47.86, 4.65), "Bosaso": (49.18, 11.28)}
@@ -260,3 +243,20 @@ def problems_of(text: str) -> list:
     with pytest.raises(MapError) as err:
         loads(text, "bad.toml")
     return list(err.value.problems)
+
+
+def test_a_map_is_hashed_once_and_its_hash_is_not_pickled(monkeypatch):
+    """Maps key the rules' and players' geometry caches: hashing one must not hash every land's polygon again."""
+    import pickle
+    from dataclasses import fields
+
+    from somaliland.map.model import Land
+
+    board = load(shipped_maps()[0])
+    hashed = []
+    monkeypatch.setattr(Land, "__hash__", lambda land: hashed.append(land) or hash(land.name))
+    first = hash(board)
+    assert hashed and hash(board) == first and len(hashed) == len(board.lands)  # the second time: none
+    assert first == hash(tuple(getattr(board, f.name) for f in fields(board)))
+    again = pickle.loads(pickle.dumps(board))
+    assert "_hash" not in again.__dict__ and again == board and hash(again) == first
