@@ -247,3 +247,20 @@ def problems_of(text: str) -> list:
     with pytest.raises(MapError) as err:
         loads(text, "bad.toml")
     return list(err.value.problems)
+
+
+def test_a_map_is_hashed_once_and_its_hash_is_not_pickled(monkeypatch):
+    """Maps key the rules' and players' geometry caches: hashing one must not hash every land's polygon again."""
+    import pickle
+    from dataclasses import fields
+
+    from somaliland.map.model import Land
+
+    board = load(shipped_maps()[0])
+    hashed = []
+    monkeypatch.setattr(Land, "__hash__", lambda land: hashed.append(land) or hash(land.name))
+    first = hash(board)
+    assert hashed and hash(board) == first and len(hashed) == len(board.lands)  # the second time: none
+    assert first == hash(tuple(getattr(board, f.name) for f in fields(board)))
+    again = pickle.loads(pickle.dumps(board))
+    assert "_hash" not in again.__dict__ and again == board and hash(again) == first

@@ -48,6 +48,76 @@ def test_contains_xy_keeps_the_shape_and_refuses_nothing():
     assert not queries.contains_xy(Polygon(), np.array([0.0]), np.array([0.0])).any()
 
 
+@pytest.mark.parametrize("geometry", _geometries(), ids=lambda g: f"{g.geom_type}-{shapely.get_num_coordinates(g)}")
+def test_codes_along_rays_are_true_to_the_points(geometry):
+    """A ray's steps are placed in their cells from the ray's start and step: an INSIDE cell holds only contained
+    points, an OUTSIDE cell none, as shapely says of the points worked out in full."""
+    rng = np.random.default_rng(6)
+    x0, y0, x1, y1 = geometry.bounds
+    size = max(x1 - x0, y1 - y0)
+    origins = np.vstack([rng.uniform((x0 - size / 4, y0 - size / 4), (x1 + size / 4, y1 + size / 4), (30, 2)),
+                         shapely.get_coordinates(geometry)[:5]])
+    mask = queries.cell_mask(geometry)
+    seen = set()
+    for origin in origins.tolist():
+        heading = rng.uniform(-np.pi, np.pi, 40)
+        direction = np.stack([np.cos(heading), np.sin(heading)], axis=1)
+        ray = np.repeat(np.arange(40), 50)
+        t = np.tile(np.arange(1, 51) * size / 40, 40)
+        code = mask.codes_along((origin[0], origin[1]), direction, ray, t)
+        x, y = origin[0] + direction[ray, 0] * t, origin[1] + direction[ray, 1] * t
+        assert (code == mask.codes_at(x, y)).mean() > 0.999  # the same cells, but for a point on a cells' border
+        inside = shapely.contains_xy(geometry, x, y)
+        assert inside[code == queries.INSIDE].all() and not inside[code == queries.OUTSIDE].any()
+        seen.update(code.tolist())
+    assert seen == {queries.OUTSIDE, queries.EDGE} | ({queries.INSIDE} & set(mask.codes.tolist()))
+
+
+def _beyond(geometry, rng, n=4000):
+    """Return points around and beyond a geometry's bounding box: scattered, facing each of its vertices and level with
+    the box's sides and corners, a hair off them, and some not finite."""
+    x0, y0, x1, y1 = geometry.bounds
+    pad = 0.5 * max(x1 - x0, y1 - y0)
+    spread = rng.uniform((x0 - pad, y0 - pad), (x1 + pad, y1 + pad), (n, 2))
+    coords = shapely.get_coordinates(geometry)
+    off = rng.uniform(1e-9, pad, len(coords))
+    facing = np.vstack([np.stack([np.full(len(coords), x0) - off, coords[:, 1]], axis=1),
+                        np.stack([np.full(len(coords), x1) + off, coords[:, 1]], axis=1),
+                        np.stack([coords[:, 0], np.full(len(coords), y0) - off], axis=1),
+                        np.stack([coords[:, 0], np.full(len(coords), y1) + off], axis=1)])
+    hair = facing + rng.choice([-1.0, 1.0], facing.shape) * rng.uniform(0, 2e-6, facing.shape)
+    corners = np.array([(x0, y0), (x0, y1), (x1, y0), (x1, y1)]) + rng.normal(0, 1e-7, (4, 2))
+    odd = np.array([(np.nan, 0.1), (-np.inf, 0.2 * y0 + 0.8 * y1), (x0 - 1.0, np.inf)])
+    return np.vstack([spread, facing, hair, corners, odd])
+
+
+@pytest.mark.parametrize("geometry", _geometries()[len(shipped_maps()):] + [
+    box(0.0, 0.0, 0.2, 0.1), MultiPolygon([box(0.0, 0.0, 0.1, 0.1), box(0.1, 0.0, 0.3, 0.1)]),  # two sides in one
+    Polygon([(0, 0), (0.3, 0), (0.3, 0.2), (0.1, 0.2), (0.1, 0.2000001), (0, 0.2)]),  # a dent a hair deep
+    MultiPolygon([box(0.0, 0.0, 0.1, 0.23), box(0.0, 0.1, 0.13, 0.37)]),  # overlapping: two segments on one side
+    Polygon([(0, 0), (0.3, 0), (0.3, 0.2), (0.29999999999, 0.1), (0.3, 0.05)])],  # a spike grazing a side
+    ids=lambda g: f"{g.geom_type}-{shapely.get_num_coordinates(g)}")
+def test_nearest_points_answer_as_shapely(geometry):
+    pts = _beyond(geometry, np.random.default_rng(8))
+    finite = np.isfinite(pts).all(axis=1)
+    expected = shapely.get_coordinates(shapely.shortest_line(geometry, shapely.points(pts[finite])))
+    found = queries.nearest_points(geometry, pts)
+    assert np.array_equal(found[finite], expected.reshape(-1, 2, 2)[:, 0, :])
+    assert np.isnan(found[~finite]).all()
+
+
+def test_nearest_points_of_the_sea_answer_as_shapely():
+    from somaliland.rules import RulesConfig
+    from somaliland.rules.accidents import replacement_area
+
+    for path in shipped_maps():
+        sea = replacement_area(load(path), RulesConfig())
+        pts = _beyond(sea, np.random.default_rng(9), 20000)[:-3]
+        expected = shapely.get_coordinates(shapely.shortest_line(sea, shapely.points(pts))).reshape(-1, 2, 2)[:, 0, :]
+        assert np.array_equal(queries.nearest_points(sea, pts), expected), path
+        assert len(queries.Sides(sea).key_from) >= 2  # open sea along two sides at least: points there projected
+
+
 def test_a_mask_is_built_once_per_geometry():
     land = load(shipped_maps()[0]).land
     assert queries.cell_mask(land) is queries.cell_mask(land)

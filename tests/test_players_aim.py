@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+import shapely
 from shapely import LineString, Point, box
 
 from physics import Style
@@ -194,7 +195,7 @@ def test_L1_the_aim_prices_a_capture_at_the_ransom_in_force(lever, expected):
 
 def test_D19_the_aim_prices_a_throw_across_land_as_aground_where_it_meets_the_coast():
     from somaliland.players.aim import prior_odds, sizing_up
-    from somaliland.players.hazards import run_aground
+    from somaliland.players.rays import run_aground
 
     cfg = config()  # grounding_on = "path"
     s = sizing_up(Table(at_sea(0.20, 0.45), world(), cfg, 0), "red-24", SHORT, prior_odds(SHORT))
@@ -205,3 +206,68 @@ def test_D19_the_aim_prices_a_throw_across_land_as_aground_where_it_meets_the_co
     rest_only = sizing_up(Table(at_sea(0.20, 0.45), world(), config(grounding_on="rest"), 0), "red-24", SHORT,
                           prior_odds(SHORT))
     assert rest_only.coast is None  # D11 alone: only the rest counts
+
+
+def _first_land_at_every_step(s, rays):
+    """Return first_land by its definition: every RAY_STEP of each ray from its flight to its reach, asked of shapely
+    against the coast grown by the ray's wander."""
+    from somaliland.players.rays import MARGINS, RAY_STEP
+
+    found = np.full(len(rays.reach), np.inf)
+    steps = np.arange(1, int(math.ceil(float(rays.reach.max()) / RAY_STEP)) + 1) * RAY_STEP
+    for r in range(len(rays.reach)):
+        level = 0 if rays.wander is None else int(np.searchsorted(MARGINS, rays.wander[r], side="right")) - 1
+        flown = 0.0 if rays.flight is None else rays.flight[r]
+        x, y = s.origin[0] + rays.direction[r, 0] * steps, s.origin[1] + rays.direction[r, 1] * steps
+        over = shapely.contains_xy(s.coast[level], x, y) & (steps <= rays.reach[r]) & (steps >= flown)
+        if over.any():
+            found[r] = steps[over.argmax()]
+    return found
+
+
+def test_D19_the_first_land_on_each_ray_is_the_first_step_shapely_finds_on_land():
+    """first_land skips steps and asks a raster first: a speed-up, so every ray's answer is the definition's."""
+    from dataclasses import replace as changed
+
+    from somaliland.players.aim import prior_odds, sizing_up
+    from somaliland.players.rays import MARGINS, RAY_STEP, Rays, first_land, run_aground
+
+    board = default_map()
+    state = place(game(), "red-24", 0.30, 0.20, card=CARD, route="somalia")
+    s = sizing_up(Table(state, board, config(), 0), "red-24", SHORT, prior_odds(SHORT))
+    rng = np.random.default_rng(7)
+    origins = np.vstack([rng.uniform((-0.05, -0.05), (0.8, 0.95), (40, 2)),
+                         shapely.get_coordinates(s.coast[0])[::10][:15] + rng.normal(0, 0.01, (15, 2))])
+    for origin in origins.tolist():
+        here = changed(s, origin=(origin[0], origin[1]))
+        n = 50
+        heading = rng.uniform(-math.pi, math.pi, n)
+        direction = np.stack([np.cos(heading), np.sin(heading)], axis=1)
+        on_step = rng.random((2, n)) < 0.5  # some flights and reaches exactly on a step
+        reach = np.where(on_step[0], rng.integers(0, 90, n) * RAY_STEP, rng.uniform(0.0, 0.45, n))
+        flight = np.where(on_step[1], rng.integers(0, 16, n) * RAY_STEP, rng.uniform(0.0, 0.08, n))
+        wander = np.where(on_step[0], rng.choice(MARGINS, n), rng.uniform(0.0, 1.2 * MARGINS[-1], n))
+        rays = Rays(np.arange(n), direction, reach, flight, wander)
+        assert np.array_equal(first_land(here, rays), _first_land_at_every_step(here, rays))
+        ends = np.asarray(origin) + direction * reach[:, None]
+        straight = Rays.each(np.asarray(origin), ends)
+        assert np.array_equal(first_land(here, straight), _first_land_at_every_step(here, straight))
+        land_at = _first_land_at_every_step(here, straight)
+        aground, rests = run_aground(here, ends)
+        assert aground.tolist() == (land_at + here.coast_tolerance <= np.hypot(*(ends - origin).T)).tolist()
+        back = np.where(aground, np.maximum(land_at - RAY_STEP - here.die_size, 0.0), 0.0)[:, None]
+        assert np.array_equal(rests, np.where(aground[:, None], np.asarray(origin) + straight.direction * back, ends))
+
+
+def test_a_zone_within_reach_is_what_geos_says():
+    """targets' bounding-box shortcut decides exactly as GEOS's distance does, at the reach itself too."""
+    from somaliland.players.aim import _within
+
+    rng = np.random.default_rng(10)
+    for route in default_map().routes:
+        for zone in (route.north.destination, route.south.destination):
+            x0, y0, x1, y1 = zone.bounds
+            for origin in rng.uniform((x0 - 0.5, y0 - 0.5), (x1 + 0.5, y1 + 0.5), (300, 2)).tolist():
+                d = zone.distance(Point(origin))
+                for reach in (0.3, d, np.nextafter(d, 0.0), rng.uniform(0.0, 0.8)):
+                    assert _within(zone, (origin[0], origin[1]), reach) == (d <= reach)

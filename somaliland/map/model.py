@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 
 import numpy as np
@@ -120,6 +120,20 @@ class Map:
     pirate_ports: tuple[PiratePort, ...]
     source: str = ""  # the file it came from
     sha256: str = ""  # of the file's bytes, for game records
+
+    def __hash__(self) -> int:
+        """Return the hash of the map's fields, computed once: maps key the rules' and players' geometry caches, and
+        hashing a map hashes every land's polygon."""
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash(tuple(getattr(self, f.name) for f in fields(self)))
+
+    def __getstate__(self) -> dict:
+        """Return what a pickle keeps: the fields and the geometry worked out, not the hash (strings hash
+        differently in another process)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
     def route(self, name: str) -> Route:
         """Return the route of that name."""

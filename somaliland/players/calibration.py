@@ -81,9 +81,13 @@ class ThrowModel:
         """Return the mean distance rolls of these speeds carry (extrapolated as speed squared past the ends)."""
         v = np.asarray(speed, dtype=float)
         lo, hi = self.speeds[0], self.speeds[-1]
-        inside = np.interp(np.clip(v, lo, hi), self.speeds, self.reach)
-        return np.where(v > hi, self.reach[-1] * (v / hi) ** 2,
-                        np.where(v < lo, self.reach[0] * (v / lo) ** 2, inside))
+        reach = np.interp(np.minimum(np.maximum(v, lo), hi), self.speeds, self.reach)  # np.clip, without its wrapper
+        slow, fast = v < lo, v > hi
+        if slow.any():
+            reach = np.where(slow, self.reach[0] * (v / lo) ** 2, reach)
+        if fast.any():
+            reach = np.where(fast, self.reach[-1] * (v / hi) ** 2, reach)
+        return reach
 
     def spread_at(self, distance: float) -> tuple[float, float]:
         """Return the physics spread (along, across) in metres of a roll meant to carry `distance`."""

@@ -27,16 +27,14 @@ from physics import portable
 from somaliland.map import queries
 from somaliland.map.model import Direction, Map, Route
 from somaliland.players.policy import Table
+from somaliland.players.rays import Rays, coasts, run_aground
 from somaliland.rules.accidents import replacement_area
-from somaliland.rules.landfall import grounding_land
 from somaliland.rules.moves import launch_pose, moves_left, start_pose
 from somaliland.rules.pirates import ransom_for, targetable, targets_route
 from somaliland.rules.state import ShipState, Status
 
 PATH_SAMPLES = 8  # points checked along each straight path for land
-RAY_STEP = 0.005  # m between the points checked along a straight path for where it first comes over land (D19)
-MARGINS = (0.0, 0.004, 0.008, 0.012, 0.016, 0.024, 0.032, 0.048)  # m: the land grown by a roll's wander, in steps
-_PATH_FRACTIONS = np.linspace(0.0, 1.0, PATH_SAMPLES)[None, 1:, None]  # where along a path, the origin left out
+_PATH_FRACTIONS = np.linspace(0.0, 1.0, PATH_SAMPLES)[1:, None]  # where along a path, the origin left out
 _PATH_FRACTIONS.setflags(write=False)
 BEHIND = 0.05  # m of the leg behind the ship that progress is still measured on (a throw may lose ground)
 
@@ -130,7 +128,7 @@ def surroundings(table: Table, ship: ShipState, reach: float, odds: LegOdds) -> 
     hunted = targets_route(route.full_value, config)  # else pirates never take a ship on this route
     ports = np.array([p.point for p in world.pirate_ports if hunted], dtype=float).reshape(-1, 2)
     rivals = [math.dist(s.pose.position[:2], p) for s in state.ships  # type: ignore[union-attr]
-              if s.id != ship.id and targetable(s, world, config) for p in ports]
+              if s.id != ship.id and targetable(s, world, config) for p in ports] if len(ports) else []
     faces = ship.spec.faces
     pips = ship.top_value() if ship.pose is not None else faces[4]
     if config.ransom != "top_face":  # L1: a fixed sum, or a share of the contract's value
@@ -139,7 +137,7 @@ def surroundings(table: Table, ship: ShipState, reach: float, odds: LegOdds) -> 
     window, window_from = leg_window(route, direction, start, reach + BEHIND)  # type: ignore[arg-type]
     return Surroundings(origin, route, direction, zone, land, world.width, world.depth,  # type: ignore[arg-type]
                         start, route.centre_line.length,
-                        goal_progress(route, direction, zone),  # type: ignore[arg-type]
+                        _goal(world, route.name, direction),  # type: ignore[arg-type]
                         moves_left(ship, max(state.turn, 1), config) - 1, ship.card.value,  # type: ignore[union-attr]
                         window, window_from, np.array(others, dtype=float).reshape(-1, 2),
                         config.die_size * 1.5, ports, min(rivals, default=math.inf), float(pips),
@@ -162,6 +160,13 @@ def goal_progress(route: Route, direction: Direction, zone: BaseGeometry) -> flo
     return route.progress(direction, middle.x, middle.y) - math.sqrt(zone.area) / 2
 
 
+@lru_cache(maxsize=64)
+def _goal(world: Map, route: str, direction: Direction) -> float:
+    """Return `goal_progress` of a leg of the map, worked out once."""
+    found = world.route(route)
+    return goal_progress(found, direction, found.leg(direction).destination)
+
+
 def arrival_chance(remaining: np.ndarray, turns: np.ndarray, odds: LegOdds) -> np.ndarray:
     """Return the chance that `turns` more turns reach a zone `remaining` metres on.
 
@@ -179,32 +184,42 @@ def arrival_chance(remaining: np.ndarray, turns: np.ndarray, odds: LegOdds) -> n
 def put_back(s: Surroundings, ends: np.ndarray) -> np.ndarray:
     """Return where ships resting at these points off the board come back (R19, D13; `accidents.replacement_point`).
 
-    Vectorised: the nearest point of the replacement area, or the move's start under D13 "move_start".
+    Vectorised: the nearest point of the replacement area (`queries.nearest_points`, shapely's answer bit for bit),
+    or the move's start under D13 "move_start".
     """
     if s.put_back is None:
         return np.broadcast_to(np.asarray(s.origin, dtype=float), ends.shape).copy()
-    lines = shapely.shortest_line(s.put_back, shapely.points(ends))
-    return shapely.get_coordinates(lines).reshape(-1, 2, 2)[:, 0, :]
+    return queries.nearest_points(s.put_back, ends)
 
 
 def _paths_touch(origin: np.ndarray, ends: np.ndarray, centres: np.ndarray, clearance: float) -> np.ndarray:
     """Return, for each straight path origin->end, whether it passes nearer than `clearance` to any centre.
 
     Only centres within the longest path's length plus the clearance of the origin can be that near; the
-    others are left out before the (n, k) distance computation.
+    others are left out before the (k, n) distance computation.
     """
-    d = ends - origin  # (n, 2)
+    dx, dy = ends[:, 0] - origin[0], ends[:, 1] - origin[1]  # (n,)
+    length2 = dx * dx + dy * dy
     if len(centres):
-        reach = math.sqrt(float((d * d).sum(-1).max(initial=0.0))) + clearance
+        reach = math.sqrt(float(length2.max(initial=0.0))) + clearance
         centres = centres[np.hypot(*(centres - origin).T) <= reach * (1 + 1e-9)]
     if len(centres) == 0:
         return np.zeros(len(ends), dtype=bool)
-    # the components written out (the same arithmetic as the (n, k, 2) vector form, without its temporaries)
-    dx, dy = d[:, :1], d[:, 1:]  # (n, 1)
-    cx, cy = (centres[:, 0] - origin[0])[None, :], (centres[:, 1] - origin[1])[None, :]  # (1, k)
-    t = np.clip((cx * dx + cy * dy) / np.maximum(dx * dx + dy * dy, 1e-12), 0.0, 1.0)
-    ex, ey = t * dx - cx, t * dy - cy
-    return np.sqrt(ex * ex + ey * ey).min(axis=1) < clearance
+    # the components written out, centres down and paths across (the same arithmetic as the (n, k, 2) vector
+    # form, without its temporaries; numpy reduces the long axis of a short one fast)
+    cx, cy = (centres[:, 0] - origin[0])[:, None], (centres[:, 1] - origin[1])[:, None]  # (k, 1)
+    t = cx * dx
+    t += cy * dy
+    t /= np.maximum(length2, 1e-12)
+    np.minimum(np.maximum(t, 0.0, out=t), 1.0, out=t)  # np.clip's arithmetic, without its wrapper
+    ex, ey = t * dx, t * dy
+    ex -= cx
+    ey -= cy
+    ex *= ex
+    ey *= ey
+    ex += ey
+    # the root of the least square is the least root (sqrt is correctly rounded, so monotonic)
+    return np.sqrt(np.minimum.reduce(ex, axis=0)) < clearance
 
 
 def land_fraction(s: Surroundings, ends: np.ndarray) -> np.ndarray:
@@ -213,11 +228,21 @@ def land_fraction(s: Surroundings, ends: np.ndarray) -> np.ndarray:
     Each path is sampled at `PATH_SAMPLES` evenly spaced points, the origin first; the origin is
     checked once for all paths.
     """
-    origin = np.asarray(s.origin)
+    x, y = _path_points(s.origin, ends)
+    return _land_share(s, queries.contains_xy(s.land, x, y))
+
+
+def _path_points(origin: tuple[float, float], ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the x and y (PATH_SAMPLES - 1, n) of the points `land_fraction` samples on each path, the origin
+    left out."""
     f = _PATH_FRACTIONS
-    pts = origin[None, None, :] + f * (ends - origin)[:, None, :]
-    on = queries.contains_xy(s.land, pts[..., 0], pts[..., 1]).sum(axis=1)
-    return (on + int(shapely.contains_xy(s.land, origin[0], origin[1]))) / PATH_SAMPLES
+    return origin[0] + f * (ends[:, 0] - origin[0]), origin[1] + f * (ends[:, 1] - origin[1])
+
+
+def _land_share(s: Surroundings, on: np.ndarray) -> np.ndarray:
+    """Return `land_fraction` from whether each path point (PATH_SAMPLES - 1, n) lies on land."""
+    return (np.add.reduce(on, axis=0, dtype=np.intp) + int(shapely.contains_xy(s.land, s.origin[0], s.origin[1]))
+            ) / PATH_SAMPLES
 
 
 def outcomes(s: Surroundings, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -250,73 +275,6 @@ def along_window(s: Surroundings, points: np.ndarray) -> tuple[np.ndarray, np.nd
     return np.minimum(s.window_from + along, s.end), off_line
 
 
-@lru_cache(maxsize=8)
-def coasts(world: Map, size: float, grounding: str) -> tuple[BaseGeometry, ...]:
-    """Return the land a rolling die's centre must not cross (R17, D19), grown by each of `MARGINS`."""
-    land = grounding_land(world, size, grounding).land
-    return tuple(land if m == 0 else land.buffer(m) for m in MARGINS)
-
-
-@dataclass(frozen=True, slots=True)
-class Rays:
-    """Straight paths from the origin grouped by heading: each end's ray, and each ray's direction and reach.
-
-    Ends on one heading (a throw's speeds under one heading of the hand's scatter) share a ray, so where it
-    first comes over land is found once for all of them.
-    """
-
-    of_end: np.ndarray  # (n,) the ray of each end
-    direction: np.ndarray  # (r, 2) unit vectors
-    reach: np.ndarray  # (r,) the farthest end on each ray, metres from the origin
-    flight: np.ndarray | None = None  # (r,) metres flown before the die first rolls (`ThrowModel.flight_at`)
-    wander: np.ndarray | None = None  # (r,) how far its rolling path strays from the ray (`ThrowModel.wander_at`)
-
-    @classmethod
-    def each(cls, origin: np.ndarray, ends: np.ndarray) -> "Rays":
-        """Return one ray per end, each rolled straight from the origin."""
-        d = ends - origin
-        length = np.sqrt((d * d).sum(axis=1))
-        return cls(np.arange(len(ends)), d / np.maximum(length, 1e-12)[:, None], length)
-
-
-def first_land(s: Surroundings, rays: Rays) -> np.ndarray:
-    """Return, for each ray, how far from the origin its rolling die first comes over the land it must not cross
-    (D19) or within its path's wander of it, checked every `RAY_STEP` from the end of its flight out to its reach;
-    inf where it does not (or under D11 alone)."""
-    found = np.full(len(rays.reach), np.inf)
-    if s.coast is None or not len(rays.reach):
-        return found
-    steps = np.arange(1, int(math.ceil(float(rays.reach.max()) / RAY_STEP)) + 1) * RAY_STEP
-    origin = np.asarray(s.origin, dtype=float)
-    level = (np.searchsorted(MARGINS, rays.wander, side="right") - 1 if rays.wander is not None
-             else np.zeros(len(rays.reach), dtype=int))
-    flown = rays.flight if rays.flight is not None else np.zeros(len(rays.reach))
-    for k in np.unique(level).tolist():
-        mine = np.flatnonzero(level == k)
-        x = origin[0] + rays.direction[mine, :1] * steps[None, :]
-        y = origin[1] + rays.direction[mine, 1:] * steps[None, :]
-        within = (steps[None, :] <= rays.reach[mine, None]) & (steps[None, :] >= flown[mine, None])
-        over = queries.contains_xy(s.coast[k], x, y) & within
-        hit = over.any(axis=1)
-        found[mine[hit]] = steps[over[hit].argmax(axis=1)]
-    return found
-
-
-def run_aground(s: Surroundings, ends: np.ndarray, rays: Rays | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Return which straight paths from the origin to these ends roll over land for the coast tolerance or more
-    (R17, D19), and where the rules would set each such ship down: back from the coast in open sea, about."""
-    origin = np.asarray(s.origin, dtype=float)
-    rays = rays if rays is not None else Rays.each(origin, ends)
-    land_at = first_land(s, rays)[rays.of_end]
-    d = ends - origin
-    length = np.sqrt((d * d).sum(axis=1))
-    aground = land_at + s.coast_tolerance <= length
-    back = np.maximum(land_at - RAY_STEP - s.die_size, 0.0)  # D19 sets it down clear of the land, as D17
-    rests = np.where(aground[:, None], origin + rays.direction[rays.of_end] * np.where(aground, back, 0.0)[:, None],
-                     ends)
-    return aground, rests
-
-
 def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np.ndarray | None = None,
                    grounded: np.ndarray | None = None, rays: Rays | None = None) -> np.ndarray:
     """Return the worth of coming to rest at each point (n, 2), having slid there straight from the origin.
@@ -327,8 +285,13 @@ def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np
     straight path that rolls over land ran aground where it met the coast (`run_aground`; `rays` groups the
     ends by heading).
     """
-    on_board, aground, arrived = outcomes(s, ends)
-    rests = ends.copy()
+    x, y = ends[:, 0], ends[:, 1]
+    on_board = (x >= 0) & (x <= s.width) & (y >= 0) & (y <= s.depth)
+    path_x, path_y = _path_points(s.origin, ends)
+    land = queries.contains_xy(s.land, np.vstack([path_x, x]), np.vstack([path_y, y]))  # one ask: paths and rests
+    aground = on_board & land[-1]
+    arrived = on_board & shapely.contains_xy(s.zone, x, y)
+    rests = ends
     if grounded is not None:
         aground = aground | grounded
     elif s.coast is not None:
@@ -336,19 +299,38 @@ def score_landings(s: Surroundings, ends: np.ndarray, w: AimWeights, touched: np
         if on_way.any():
             aground = aground | on_way
             arrived = np.where(on_way, shapely.contains_xy(s.zone, rests[:, 0], rests[:, 1]), arrived)
-    put = ~on_board & ~(aground & (rests != ends).any(axis=1))  # a ship set down on its way is not put back
+    set_down = aground & ((rests[:, 0] != x) | (rests[:, 1] != y))
+    put = ~on_board & ~set_down  # a ship set down on its way is not put back
     if put.any():
+        rests = rests.copy() if rests is ends else rests
         rests[put] = put_back(s, ends[put])
     progress, off_line = along_window(s, rests)
     detour = w.off_route * np.maximum(off_line - w.corridor, 0.0) + w.centre_pull * off_line
     collide = _paths_touch(np.asarray(s.origin), ends, s.others, s.clearance) if touched is None else touched
-    lost = ~on_board | aground | collide
+    moves = s.moves_after - (~on_board | aground | collide)  # a lost turn (R17, R18, R19)
+    captured = None
     if len(s.ports):
-        to_port = np.linalg.norm(rests[:, None, :] - s.ports[None, :, :], axis=-1).min(axis=1)
-        captured = (to_port < s.rival_distance) & ~(arrived & s.arrived_ignored) & ~(aground & s.aground_ignored)
-    else:
-        captured = np.zeros(len(ends), dtype=bool)
-    moves = s.moves_after - lost.astype(int) - captured.astype(int)
-    chance = np.where(arrived, 1.0, arrival_chance(s.goal - progress + detour, moves, s.odds))
-    return (chance + w.progress * (np.where(arrived, s.end, progress) - s.start) - w.collision * collide
-            - captured * s.ransom_pips / max(s.value, 1) - w.land_path * land_fraction(s, ends))
+        captured = _captured(s, rests, arrived, aground)
+        moves = moves - captured
+    worth = np.where(arrived, 1.0, arrival_chance(s.goal - progress + detour, moves, s.odds))
+    worth += w.progress * (np.where(arrived, s.end, progress) - s.start)
+    worth -= w.collision * collide
+    if captured is not None:  # else nothing is taken off: a capture costs 0 pips
+        worth -= captured * s.ransom_pips / max(s.value, 1)
+    worth -= w.land_path * _land_share(s, land[:-1])
+    return worth
+
+
+def _captured(s: Surroundings, rests: np.ndarray, arrived: np.ndarray, aground: np.ndarray) -> np.ndarray:
+    """Return which ships resting at these points pirates would take: nearer a port than any rival (R13, D8)."""
+    dx, dy = rests[:, 0] - s.ports[:, :1], rests[:, 1] - s.ports[:, 1:]  # (p, n)
+    dx *= dx
+    dy *= dy
+    dx += dy
+    # the root of the least square is the least distance (sqrt is correctly rounded, so monotonic)
+    captured = np.sqrt(np.minimum.reduce(dx, axis=0)) < s.rival_distance
+    if s.arrived_ignored:
+        captured &= ~arrived
+    if s.aground_ignored:
+        captured &= ~aground
+    return captured
