@@ -96,8 +96,8 @@ def safest(scored: list[Scored], targets: tuple[Target, ...]) -> Scored | None:
     """Return the candidate whose weighted loss at the worse end of its intervals is least (then the least
     weighted loss at the estimates, then the lowest number), or None.
 
-    The point estimate of the best of many candidates is biased low (the winner's curse: tune-default-board's
-    first run chose a candidate whose 80 search games flattered it, and it failed on fresh seeds); its worse
+    The point estimate of the best of many candidates is biased low (the winner's curse: a board tuning once
+    chose a candidate whose 80 search games flattered it, and it failed on fresh seeds); its worse
     end is what the games can vouch for. Candidates with an unbounded worse end count after all others.
     """
     finite = [s for s in scored if math.isfinite(s.weighted(targets))]
