@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import shapely
@@ -22,11 +22,17 @@ from somaliland.map import queries
 from somaliland.map.model import Map
 from somaliland.rules.landfall import grounding_land
 
-if TYPE_CHECKING:
-    from somaliland.players.hazards import Surroundings
-
 RAY_STEP = 0.005  # m between the points checked along a straight path for where it first comes over land (D19)
 MARGINS = (0.0, 0.004, 0.008, 0.012, 0.016, 0.024, 0.032, 0.048)  # m: the land grown by a roll's wander, in steps
+
+
+class Coastal(Protocol):
+    """What the rays need of a throw's surroundings (`hazards.Surroundings` is one)."""
+
+    origin: tuple[float, float]
+    coast: tuple[BaseGeometry, ...] | None  # D19: the land a rolling die must not cross; None under D11 alone
+    coast_tolerance: float  # D19: metres over land that do not yet count
+    die_size: float  # the ship's die edge, metres
 
 
 @lru_cache(maxsize=8)
@@ -58,7 +64,7 @@ class Rays:
         return cls(np.arange(len(ends)), d / np.maximum(length, 1e-12)[:, None], length)
 
 
-def first_land(s: Surroundings, rays: Rays) -> np.ndarray:
+def first_land(s: Coastal, rays: Rays) -> np.ndarray:
     """Return, for each ray, how far from the origin its rolling die first comes over the land it must not cross
     (D19) or within its path's wander of it, checked every `RAY_STEP` from the end of its flight out to its reach;
     inf where it does not (or under D11 alone).
@@ -121,7 +127,7 @@ def _firsts(labels: np.ndarray) -> np.ndarray:
     return np.concatenate([[True], labels[1:] != labels[:-1]]) if len(labels) else np.zeros(0, dtype=bool)
 
 
-def run_aground(s: Surroundings, ends: np.ndarray, rays: Rays | None = None) -> tuple[np.ndarray, np.ndarray]:
+def run_aground(s: Coastal, ends: np.ndarray, rays: Rays | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Return which straight paths from the origin to these ends roll over land for the coast tolerance or more
     (R17, D19), and where the rules would set each such ship down: back from the coast in open sea, about."""
     origin = np.asarray(s.origin, dtype=float)
