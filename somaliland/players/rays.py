@@ -94,13 +94,10 @@ def first_land(s: Coastal, rays: Rays) -> np.ndarray:
     bounds = np.concatenate([[0], np.cumsum(np.bincount(level[order], weights=count, minlength=len(MARGINS)))])
     bounds = bounds.astype(np.intp).tolist()
     levels = [k for k in range(len(MARGINS)) if bounds[k + 1] > bounds[k]]
-    if len(levels) == 1:
-        code = queries.cell_mask(s.coast[levels[0]]).codes_along(origin, rays.direction, ray, step)
-    else:
-        code = np.empty(total, dtype=np.uint8)
-        for k in levels:
-            a, b = bounds[k], bounds[k + 1]
-            code[a:b] = queries.cell_mask(s.coast[k]).codes_along(origin, rays.direction, ray[a:b], step[a:b])
+    code = np.empty(total, dtype=np.uint8)
+    for k in levels:
+        a, b = bounds[k], bounds[k + 1]
+        code[a:b] = queries.cell_mask(s.coast[k]).codes_along(origin, rays.direction, ray[a:b], step[a:b])
     inside = np.flatnonzero(code == queries.INSIDE)
     first = np.full(len(rays.reach), total)  # each ray's first step over land: surely, to begin with
     sure = inside[_firsts(ray[inside])]
@@ -108,7 +105,7 @@ def first_land(s: Coastal, rays: Rays) -> np.ndarray:
     ask = np.flatnonzero(code == queries.EDGE)
     ask = ask[ask < first[ray[ask]]]  # a ray's steps past its first sure landfall need no asking
     for k in levels if len(ask) else ():
-        mine = ask[(ask >= bounds[k]) & (ask < bounds[k + 1])] if len(levels) > 1 else ask
+        mine = ask[(ask >= bounds[k]) & (ask < bounds[k + 1])]
         x = origin[0] + rays.direction[ray[mine], 0] * step[mine]
         y = origin[1] + rays.direction[ray[mine], 1] * step[mine]
         over = mine[shapely.contains_xy(s.coast[k], x, y)]
