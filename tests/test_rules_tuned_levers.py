@@ -23,7 +23,7 @@ from somaliland.engine.setup import GameSetup, Seat
 from somaliland.engine.verify import verify_record
 from somaliland.map import default_map
 from somaliland.rules import load_rules
-from somaliland.rules.fleet import fleet_displacement
+from somaliland.rules.fleet import COLOURS, fleet_displacement, ship_id
 
 CHOSEN = Path(__file__).resolve().parents[1] / "experiments" / "results" / "tune-levers" / "chosen" / "rules.toml"
 TABLES = [(41, ("ev", "ev", "ev", "ev")), (42, ("ev", "bold", "cautious", "ev"))]
@@ -65,16 +65,15 @@ def test_D19_D20_games_under_the_chosen_levers_pass_the_independent_scan(games):
     assert seizures > 0  # D20 had something to judge
 
 
-def _contract_of(events) -> dict[tuple[int, str], str]:
-    """Return (round, ship) -> the card its plan sailed it for."""
+def _plans(events) -> dict[tuple[int, str], dict]:
+    """Return (round, ship) -> the plan that sailed it (its card and route)."""
     out, round_ = {}, 0
     for e in events:
-        if e["kind"] == "deal":
-            round_ += 1
+        round_ += e["kind"] == "deal"
         if e["kind"] == "plan":
             for plan in e["plans"]:
                 for ship in plan["ships"]:
-                    out[round_, ship] = plan["card"]
+                    out[round_, ship] = plan
     return out
 
 
@@ -83,7 +82,7 @@ def test_L1_each_ransom_is_the_levers_sum(games):
     for _, rules, events in games:
         if rules.ransom == "top_face":
             pytest.skip("the chosen rules keep R13's ransom (the top face), which the engine's tests check")
-        cards, round_ = _contract_of(events), 0
+        plans, round_ = _plans(events), 0
         for e in events:
             round_ += e["kind"] == "deal"
             if e["kind"] != "seized":
@@ -91,7 +90,7 @@ def test_L1_each_ransom_is_the_levers_sum(games):
             if rules.ransom == "fixed":
                 assert e["ransom"] == rules.ransom_fixed, e
             else:  # a share of the contract's value, rounded half up; a pooled ship pays on its pool's cheapest
-                value = int(cards[round_, e["ship"]][:-1])
+                value = int(plans[round_, e["ship"]]["card"][:-1])
                 assert e["ransom"] <= (value * rules.ransom_share_percent * 2 + 100) // 200, e
             checked += 1
     assert checked > 0
@@ -128,12 +127,12 @@ def test_L4_R6_D3_no_seat_holds_more_contract_value_than_the_cap(games):
         total = fleet_displacement(rules.fleet) if rules.contract_cap_total == "fleet" else rules.contract_cap_total
         sunk: dict[int, int] = defaultdict(int)
         held: dict[tuple[int, int], int] = defaultdict(int)
-        pips = {f"{c}-{s.name}": sum(s.faces) for c in ("red", "green", "yellow", "blue") for s in rules.fleet}
+        pips = {ship_id(seat, s): s.displacement for seat in range(rules.players) for s in rules.fleet}
         round_ = 0
         for e in events:
             round_ += e["kind"] == "deal"
             if e["kind"] == "sunk" and rules.contract_cap == "afloat":
-                sunk[("red", "green", "yellow", "blue").index(e["ship"].split("-")[0])] += pips[e["ship"]]
+                sunk[COLOURS.index(e["ship"].split("-", 1)[0])] += pips[e["ship"]]
             if e["kind"] == "draft_pick" and e["card"]:
                 held[round_, e["seat"]] += int(e["card"][:-1])
                 assert held[round_, e["seat"]] <= total - sunk[e["seat"]], e
@@ -142,12 +141,8 @@ def test_L4_R6_D3_no_seat_holds_more_contract_value_than_the_cap(games):
 def test_D15_no_half_value_ship_is_seized_under_the_chosen_levers(games):
     for _, _, events in games:
         full = {r["name"]: r["full_value"] for r in events[0]["map"]["routes"]}
-        routes, round_ = {}, 0
+        plans, round_ = _plans(events), 0
         for e in events:
             round_ += e["kind"] == "deal"
-            if e["kind"] == "plan":
-                for plan in e["plans"]:
-                    for ship in plan["ships"]:
-                        routes[round_, ship] = plan["route"]
             if e["kind"] == "seized":
-                assert full[routes[round_, e["ship"]]], e
+                assert full[plans[round_, e["ship"]]["route"]], e
