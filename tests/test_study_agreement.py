@@ -29,3 +29,28 @@ def test_games_that_differ_are_told_apart():
 def test_a_cell_without_games_is_a_located_error():
     with pytest.raises(StudyError, match="cell 7"):
         cell_games(RESULTS, 7)
+
+
+def _agreement_script():
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "experiments" / "checks" / "agreement.py"
+    spec = importlib.util.spec_from_file_location("agreement_check", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_agreement_check_passes_the_same_games_and_fails_games_that_differ(capsys):
+    script = _agreement_script()
+    assert script.main([str(RESULTS), str(RESULTS), "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "24 of 24 measures agree (0 differ" in out and "| contracts fulfilled | 72.4% [71.7%, 73.1%]" in out
+    rest = RESULTS.parent / "game-as-designed-rest"  # the same seeds judged at rest: another game
+    assert script.main([str(RESULTS), str(rest)]) == 1
+    assert "DIFFERS" in capsys.readouterr().out
+
+
+def test_the_agreement_check_names_a_folder_it_cannot_read(tmp_path, capsys):
+    assert _agreement_script().main([str(tmp_path), str(RESULTS)]) == 2
+    assert f"agreement: {tmp_path}: manifest.json" in capsys.readouterr().err

@@ -1,0 +1,85 @@
+"""Do two studies' games give the same balance answers? Every measure of `somaliland.study.agreement`, cell by
+cell, with both 95% intervals, their difference and whether it lies within the two intervals combined.
+
+    python experiments/checks/agreement.py experiments/results/game-as-designed \
+        experiments/results/game-as-designed-one-world [--markdown]
+
+The check a change of the physics that alters what seeds play must pass before it becomes the default. The two
+folders' cells are matched by their index (the studies sweep the same cells). Exit status 0 when every measure
+with an interval agrees, 1 when one does not, 2 on an unreadable folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from somaliland.study.agreement import Agreement, cell_games, compare
+from somaliland.study.errors import StudyError
+from somaliland.study.store import read_table
+
+COUNTS = ("points per player", "throws per game", "net points")  # measures in points or throws; the rest are shares
+
+
+def _is_share(label: str) -> bool:
+    return not any(label.startswith(word) or word in label for word in COUNTS)
+
+
+def _cell(e, share: bool) -> str:
+    if e.value != e.value:  # nan: too few games to tell
+        return "–"
+    if share:
+        return f"{e.value:.1%} [{e.low:.1%}, {e.high:.1%}]"
+    return f"{e.value:.2f} [{e.low:.2f}, {e.high:.2f}]"
+
+
+def _verdict(row: Agreement) -> str:
+    return {True: "agrees", False: "DIFFERS", None: "–"}[row.agrees]
+
+
+def rows_of(row: Agreement) -> list[str]:
+    """Return one table row's cells for a measure."""
+    share = _is_share(row.label)
+    scale = 100 if share else 1
+    unit = " pp" if share else ""
+    diff = f"{row.difference * scale:+.2f} ± {row.half_width * scale:.2f}{unit}"
+    return [row.label, _cell(row.a, share), _cell(row.b, share), diff, _verdict(row)]
+
+
+def _plain(cells: list[str]) -> str:
+    return f"  {cells[0]:<52}" + "".join(f"{c:<26}" for c in cells[1:])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("a", help="results folder of today's physics")
+    parser.add_argument("b", help="results folder of the physics to compare")
+    parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    args = parser.parse_args(argv)
+    try:
+        cells = sorted(set(read_table(Path(args.a), "games").cell) & set(read_table(Path(args.b), "games").cell))
+        tables = [(int(c), compare(cell_games(args.a, int(c)), cell_games(args.b, int(c)))) for c in cells]
+    except StudyError as error:
+        print(f"agreement: {error}", file=sys.stderr)
+        return 2
+    told = differ = 0
+    for cell, rows in tables:
+        a_games, b_games = rows[0].a.games, rows[0].b.games
+        label = read_table(Path(args.a), "games").query("cell == @cell").cell_label.iloc[0]
+        print(f"\ncell {cell} ({label}): A {Path(args.a).name}, {a_games:,} games; B {Path(args.b).name}, "
+              f"{b_games:,} games\n")
+        head = ["measure", "A [95%]", "B [95%]", "B − A ± half-width", ""]
+        if args.markdown:
+            print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
+        for row in rows:
+            cells_ = rows_of(row)
+            print("| " + " | ".join(cells_) + " |" if args.markdown else _plain(cells_))
+            told += row.agrees is not None
+            differ += row.agrees is False
+    print(f"\n{told - differ} of {told} measures agree ({differ} differ; a measure without an interval is not counted)")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
