@@ -2,10 +2,10 @@
 
 What each part knows: physics/checks.py the input a roll may be given; physics/world.py Bullet's worlds (building
 one, adding a die, the world a game's rolls may share); physics/stepping.py one roll's stepping loop; and
-physics/outcome.py what a finished roll leaves. By default each roll builds a fresh world; with
-`SimSettings.world = "per_game"` the rolls of a game on its board share one world instead (`BulletRoller.new_game`),
-which saves building it; rolls on another board or materials still get a fresh world of their own, on a second
-physics server.
+physics/outcome.py what a finished roll leaves. By default (`SimSettings.world = "per_game"`) the rolls of a game on
+its board share one world (`BulletRoller.new_game`), which saves building it for every roll; rolls on another board
+or materials, and rolls outside a game, get a fresh world of their own (on a second physics server beside a kept
+one). With `world = "per_roll"` every roll builds a fresh world.
 """
 
 from __future__ import annotations
@@ -31,11 +31,12 @@ class BulletRoller:
         self._side: bullet_client.BulletClient | None = None  # fresh worlds beside a kept one
         self._kept: KeptWorld | None = None
 
-    def new_game(self, board: Board, materials: Materials | None = None) -> None:
-        """Begin a game on this board: with `settings.world == "per_game"` its rolls from now on share one world,
-        built fresh by the first of them; rolls on any other board or materials get fresh worlds of their own
-        and leave it alone. Per roll (the default) this does nothing."""
-        self._kept = KeptWorld(board, materials or Materials()) if self.settings.shares_world else None
+    def new_game(self, board: Board | None, materials: Materials | None = None) -> None:
+        """Begin a game on this board: with `settings.world == "per_game"` (the default) its rolls from now on share
+        one world, built fresh by the first of them; rolls on any other board or materials get fresh worlds of
+        their own and leave it alone. Per roll this does nothing. None ends the game: rolls from now on get a
+        fresh world each, as on a roller never begun for a game."""
+        self._kept = KeptWorld(board, materials or Materials()) if self.settings.shares_world and board else None
 
     def close(self) -> None:
         """Disconnect from the physics servers."""

@@ -18,14 +18,15 @@ class Roller(Protocol):
     """Anything that turns a scene and a throw into a roll result.
 
     `settings` say how rolls are simulated, including the world policy (`SimSettings.world`): they are part of
-    every cache key built on a roller's rolls. `new_game` is called as a game begins; a roller whose settings
-    share a world across a game's rolls starts that world anew, any other roller does nothing.
+    every cache key built on a roller's rolls. `new_game` is called as a game begins, and with None as it ends; a
+    roller whose settings share a world across a game's rolls starts that world anew (or, with None, rolls each
+    roll in a fresh world again), any other roller does nothing.
     """
 
     settings: SimSettings
 
-    def new_game(self, board: Board, materials: Materials | None = None) -> None:
-        """Begin a game on this board (see `SimSettings.world`)."""
+    def new_game(self, board: Board | None, materials: Materials | None = None) -> None:
+        """Begin a game on this board, or end it with None (see `SimSettings.world`)."""
         ...
 
     def roll(self, scene: Scene, throw: Throw) -> RollResult:

@@ -13,6 +13,8 @@ INTEGER_FIELDS = ("rate_hz", "sample_hz", "settle_samples", "solver_iterations")
 CHOICE_FIELDS = {"world": ("per_roll", "per_game")}  # text fields and their values; the rest are numbers
 # settings that are no more, as older records and study files name them: the one value each is still read at (how
 # every roll is simulated now) and what to say of any other
+# settings younger than some records: the value every roll of a record made before them was simulated at
+BEFORE = {"world": "per_roll"}
 RETIRED = {"fidelity": ("full", 'the fast fidelity (rolls taken from a library) was removed; only "full" physics '
                                 "is simulated, so a game played at another fidelity cannot be re-simulated")}
 
@@ -41,12 +43,14 @@ class SimSettings:
     # check, after every step, that no die touched a die that was not yet in the world or whose pair
     # was not being watched (raises PhysicsError); slow, for tests of the reach bound
     audit: bool = False
-    # "per_roll": every roll builds a fresh Bullet world, so a roll's result depends on its scene and throw
-    # alone. "per_game": the rolls of a game (from `new_game` on, on its board) share one world, each roll's
-    # dice removed after it: about a fifth less CPU per game, but Bullet's broadphase keeps state from roll to
-    # roll, so a roll's result also depends on the game's rolls before it (a game stays deterministic from
-    # its seed, and replays whole). physics/README.md.
-    world: str = "per_roll"
+    # "per_game" (the default): the rolls of a game (from `new_game` on, on its board) share one Bullet world,
+    # each roll's dice removed after it: about a fifth less CPU per game than building a world for every roll,
+    # but Bullet's broadphase keeps state from roll to roll, so a roll's result also depends on the game's rolls
+    # before it (a game stays deterministic from its seed, and replays whole). "per_roll": every roll builds a
+    # fresh world, so a roll's result depends on its scene and throw alone (the committed studies were played
+    # so; 2,000 games of each agree on every balance measure). A roller not begun for a game rolls per roll.
+    # physics/README.md.
+    world: str = "per_game"
 
     def __post_init__(self) -> None:
         for name, values in CHOICE_FIELDS.items():
@@ -87,6 +91,16 @@ class SimSettings:
     def steps_per_sample(self) -> int:
         """Return the physics steps between two path samples."""
         return self.rate_hz // self.sample_hz
+
+
+def recorded_fields(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the settings a record's header names, with those it lacks (`BEFORE`) at the value its rolls were
+    simulated at, less the retired ones (`current_fields`).
+
+    Raises:
+        PhysicsInputError: a retired setting at a value no roll is simulated at now.
+    """
+    return current_fields({**BEFORE, **values})
 
 
 def current_fields(values: Mapping[str, Any]) -> dict[str, Any]:

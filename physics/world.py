@@ -2,13 +2,14 @@
 die's body, and the world a game's rolls may share. With `physics/view.py` (which only draws) the only module
 that imports pybullet.
 
-By default each roll builds a fresh world (Bullet is deterministic on a freshly built world, and saved states do
-not survive sleeping: bullet3 issue #3993), so a roll's result depends on its scene and throw alone, bit for bit,
-in any process. A world kept between rolls, even with every die removed last in first out, makes a roll's result
-depend on the rolls before it (2 throws in 300; all 6 games of `experiments/perf/world_reuse.py`): the
-broadphase keeps its pair clean-up cursor (which only `resetSimulation` resets in pybullet), among other state.
-With `SimSettings.world = "per_game"` a game's rolls share one world all the same (`KeptWorld`), built once by
-its game's first roll.
+By default (`SimSettings.world = "per_game"`) a game's rolls share one world (`KeptWorld`), built once by its
+game's first roll, each roll's dice added to it and taken out afterwards. A world kept between rolls, even with
+every die removed last in first out, makes a roll's result depend on the rolls before it (2 throws in 300; all 6
+games of `experiments/perf/world_reuse.py`): the broadphase keeps its pair clean-up cursor (which only
+`resetSimulation` resets in pybullet), among other state; so a game is deterministic from its seed, not each roll
+from its scene. With `world = "per_roll"` each roll builds a fresh world (Bullet is deterministic on a freshly
+built world, and saved states do not survive sleeping: bullet3 issue #3993), so a roll's result depends on its
+scene and throw alone, bit for bit, in any process; rolls outside a game are always rolled so.
 """
 
 from __future__ import annotations

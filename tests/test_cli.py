@@ -88,10 +88,10 @@ def test_bench_roll_json_reports_every_key():
 
 
 def test_bench_game_at_another_step_rate_reports_it():
-    out = run("bench", "game", "--games", "1", "--rate-hz", "480", "--world", "per_game", "--json")
+    out = run("bench", "game", "--games", "1", "--rate-hz", "480", "--world", "per_roll", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert (data["rate_hz"], data["solver_iterations"], data["world"]) == (480, 50, "per_game")
+    assert (data["rate_hz"], data["solver_iterations"], data["world"]) == (480, 50, "per_roll")
     assert data["median_cpu_s"] > 0 and data["warm_up_cpu_s"] > 0
     stepping = data["stepping"]  # the physics floor: Bullet's steps of one more game, timed
     assert stepping["steps"] > 0 and 0 < stepping["step_cpu_s"] < stepping["game_cpu_s"]
@@ -105,12 +105,12 @@ def test_bench_game_rejects_a_step_rate_the_path_samples_do_not_divide():
 
 def test_bench_study_reports_throughput_scaling_and_its_physics():
     out = run("bench", "study", "--games", "1", "--players", "2", "--rounds", "1", "--rate-hz", "480",
-              "--world", "per_game", "--json")
+              "--world", "per_roll", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert (data["games_1"], data["games_2"]) == (1, 2)
     assert data["games_per_hour_1_with_startup"] > 0 and data["games_per_hour_2_with_startup"] > 0
-    assert (data["rate_hz"], data["solver_iterations"], data["world"]) == (480, 50, "per_game")
+    assert (data["rate_hz"], data["solver_iterations"], data["world"]) == (480, 50, "per_roll")
     assert data["target_hours_for_10000"] == 1.5 and data["target_scaling"] == 0.8
 
 

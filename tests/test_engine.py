@@ -71,8 +71,8 @@ def recorded(tmp_path_factory):
 
 def test_a_roller_simulating_otherwise_than_the_setup_says_is_refused(roller):
     """How rolls are simulated is part of the setup (`GameSetup.physics`): a roller of other settings never plays it."""
-    other = replace(setup(seed=5), physics=SimSettings(rate_hz=480, world="per_game"))
-    says = r"rate_hz 960 \(the setup's: 480\), world 'per_roll' \(the setup's: 'per_game'\)"
+    other = replace(setup(seed=5), physics=SimSettings(rate_hz=480, world="per_roll"))
+    says = r"rate_hz 960 \(the setup's: 480\), world 'per_game' \(the setup's: 'per_roll'\)"
     with pytest.raises(UsageError, match=says):
         play_game(other, WORLD, roller, scripted_factory)
     with pytest.raises(UsageError, match=says):

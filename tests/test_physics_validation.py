@@ -1,6 +1,14 @@
-"""Validation of the dice physics against mechanics, each with a fixed seed and a stated tolerance."""
+"""Validation of the dice physics against mechanics, each with a fixed seed and a stated tolerance.
+
+Every check rolls its throws as one game would: on a roller begun for a game on the scene's board and materials
+(`new_game`), at this module's world (`WORLD`: a fresh Bullet world for every roll).
+`test_physics_validation_one_world.py` runs the same checks with one world kept for all of a check's rolls
+(`SimSettings.world = "per_game"`), so each of them passes in a world many rolls have used before.
+"""
 
 import math
+from contextlib import contextmanager
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -13,6 +21,27 @@ from physics.lab import face_stats, vigorous_throw
 from somaliland.bench import deepest_into_board, drop_rebound, midgame_scene, midgame_throws
 
 CUBE = DieSpec()  # 16 mm, 4 g, faces 1..6
+WORLD = "per_roll"
+
+
+@pytest.fixture(scope="module")
+def world():
+    """Return how this module's rollers keep their Bullet worlds (`SimSettings.world`)."""
+    return WORLD
+
+
+@contextmanager
+def game_roller(world, settings=SimSettings(), materials=None):
+    """Yield a roller at these settings and `world`, begun for a game on the default board and these materials."""
+    with make_roller(replace(settings, world=world)) as roller:
+        roller.new_game(Scene().board, materials or Materials())
+        yield roller
+
+
+@pytest.fixture(scope="module")
+def roller(world):
+    with game_roller(world) as r:
+        yield r
 
 
 def lone(spec=CUBE, x=0.3, y=0.3, face=4, yaw=0.0, materials=None):
@@ -31,9 +60,9 @@ def test_critical_tip_rate_matches_energy_derivation():
 
 
 @pytest.mark.parametrize("factor, tips", [(1.02, True), (0.98, False)])
-def test_cube_spun_about_bottom_edge_tips_only_above_critical_rate(factor, tips):
+def test_cube_spun_about_bottom_edge_tips_only_above_critical_rate(world, factor, tips):
     rng = np.random.default_rng(11)
-    with make_roller(SimSettings(push_overdrive=factor)) as roller:
+    with game_roller(world, SimSettings(push_overdrive=factor)) as roller:
         for _ in range(10):
             face, yaw, heading = int(rng.integers(6)), float(rng.uniform(0, 6.3)), float(rng.uniform(0, 6.3))
             res = roller.roll(lone(face=face, yaw=yaw), Throw("d", (0.3, 0.3), heading, style=Style.QUARTER))
@@ -43,9 +72,9 @@ def test_cube_spun_about_bottom_edge_tips_only_above_critical_rate(factor, tips)
 
 @pytest.mark.parametrize("e", [0.5, 0.7])
 @pytest.mark.parametrize("height", [0.03, 0.10])
-def test_drop_bounce_height_ratio_is_restitution_squared(e, height):
+def test_drop_bounce_height_ratio_is_restitution_squared(world, e, height):
     """A flat drop rebounds to e^2 of its height, within 10% (sampled every physics step)."""
-    with make_roller(SimSettings(sample_hz=960)) as roller:
+    with game_roller(world, SimSettings(sample_hz=960), Materials(die_board_restitution=e)) as roller:
         assert drop_rebound(roller, CUBE, e, height) == pytest.approx(e * e, rel=0.10)
 
 
@@ -69,11 +98,11 @@ def test_push_lands_on_predicted_face(roller, style, quarters, needed):
     assert hits / tries >= needed
 
 
-def test_no_die_below_board_no_nan_and_impact_penetration_under_1mm():
+def test_no_die_below_board_no_nan_and_impact_penetration_under_1mm(world):
     """Every physics step of 150 mid-game throws: no die's lowest point more than 1 mm into the board."""
     scene = midgame_scene(Scene().board, CUBE)
     worst = 0.0
-    with make_roller(SimSettings(sample_hz=960)) as roller:
+    with game_roller(world, SimSettings(sample_hz=960)) as roller:
         for throw in midgame_throws(CUBE, 150, seed=9):
             res = roller.roll(scene, throw)
             assert not res.cap_hit
@@ -87,11 +116,11 @@ def test_no_die_below_board_no_nan_and_impact_penetration_under_1mm():
     assert worst > -1e-3, f"deepest penetration {-worst * 1000:.2f} mm"
 
 
-def test_settle_detection_does_not_stop_a_moving_die_early():
+def test_settle_detection_does_not_stop_a_moving_die_early(world):
     """Rolls stopped by the default rule match rolls that wait 2 s of stillness: same face, < 0.5 mm."""
     scene = midgame_scene(Scene().board, CUBE)
     throws = midgame_throws(CUBE, 40, seed=3)
-    with make_roller() as quick, make_roller(SimSettings(settle_samples=120)) as patient:
+    with game_roller(world) as quick, game_roller(world, SimSettings(settle_samples=120)) as patient:
         for throw in throws:
             a, b = quick.roll(scene, throw), patient.roll(scene, throw)
             assert a.thrown.face_index == b.thrown.face_index
@@ -99,8 +128,8 @@ def test_settle_detection_does_not_stop_a_moving_die_early():
             assert b.settle_time - a.settle_time == pytest.approx(116 / 60, abs=1e-9)
 
 
-def test_settle_time_is_capped():
-    with make_roller(SimSettings(max_time=0.2)) as roller:
+def test_settle_time_is_capped(world):
+    with game_roller(world, SimSettings(max_time=0.2)) as roller:
         res = roller.roll(lone(), Throw("d", (0.3, 0.3), 0.0, 1.5, (0, 30, 0), 0.03))
     assert res.cap_hit and res.settle_time == pytest.approx(0.2, abs=1 / 60)
 
@@ -176,8 +205,8 @@ def crowded_scene(n: int, seed: int) -> Scene:
 
 @pytest.mark.parametrize("scene, seed", [(midgame_scene(Scene().board, CUBE), 1), (crowded_scene(80, 2), 2)],
                          ids=["midgame", "crowded"])
-def test_reach_bound_never_misses_a_touch(scene, seed):
+def test_reach_bound_never_misses_a_touch(world, scene, seed):
     """Audit every step: no touch begins in an unwatched pair and no die reaches a die not yet in the world."""
-    with make_roller(SimSettings(audit=True)) as roller:
+    with game_roller(world, SimSettings(audit=True)) as roller:
         for throw in midgame_throws(CUBE, 60, seed=seed):
             roller.roll(scene, throw)  # raises PhysicsError on a miss

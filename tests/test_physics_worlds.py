@@ -23,6 +23,7 @@ from somaliland.rules import RulesConfig
 
 WORLD = load(DEFAULT_MAP)
 PER_GAME = SimSettings(world="per_game")
+PER_ROLL = SimSettings(world="per_roll")
 CUBE = DieSpec()
 
 
@@ -122,7 +123,7 @@ def test_calibration_rolls_on_its_own_roller_when_the_games_keep_a_world(monkeyp
     """The lab's rolls never enter a kept world, even a game on a board equal to the lab's (where the board
     check alone would let them in); per roll, calibration keeps using the roller it is given."""
     calls = []
-    with make_roller(PER_GAME) as kept, make_roller() as per_roll:
+    with make_roller(PER_GAME) as kept, make_roller(PER_ROLL) as per_roll:
         for roller in (kept, per_roll):
             roll = roller.roll
             monkeypatch.setattr(roller, "roll", lambda scene, throw, roll=roll, who=roller: calls.append(who) or
@@ -169,3 +170,36 @@ def test_a_closed_roller_leaves_no_client_for_bullets_finaliser_and_exit_disconn
     world._disconnect_all()
     assert left_open._client == -1 and left_open not in world._OPEN
     world.disconnect(left_open)  # twice: nothing to do
+
+
+def test_a_record_made_before_the_world_setting_is_re_simulated_a_world_per_roll(tmp_path):
+    """Records written before `world` existed name no world: their rolls each had a fresh world, and still verify
+    with one world per game the default."""
+    from somaliland.engine.record import decode_at, read_record
+    from somaliland.engine.setup import setup_from_header
+
+    record = tmp_path / "game.jsonl"
+    setup = GameSetup(seed=11, seats=(Seat("africa"), Seat("somalia")), rules=RulesConfig(players=2, rounds=2),
+                      physics=PER_ROLL)
+    with RecordWriter(record) as writer:
+        play_game(setup, WORLD, None, scripted_factory, sink=writer)
+    events = lines(record)
+    del events[0]["physics"]["world"]
+    old = write_lines(tmp_path / "old.jsonl", events)
+    head = decode_at(read_record(old)[0], 1, str(old)).event
+    assert setup_from_header(head, str(old)).physics == PER_ROLL
+    assert SimSettings().world == "per_game"
+    assert verify_record(old, factory=scripted_factory).ok
+
+
+def test_after_its_game_a_roller_rolls_each_roll_in_a_fresh_world_again():
+    """A game ends its world (`new_game(None)`): a roll outside any game on the same roller is the roll a fresh world
+    gives, whatever the game rolled before it."""
+    scene = midgame_scene(WORLD.board(), CUBE)
+    throw = midgame_throws(CUBE, 1, seed=6)[0]
+    with make_roller(PER_ROLL) as fresh:
+        alone = fresh.roll(scene, throw)
+    with make_roller(PER_GAME) as roller:
+        play_game(ev_game(23), WORLD, roller)
+        assert roller._kept is None
+        assert roller.roll(scene, throw) == alone

@@ -24,7 +24,7 @@ from somaliland.players.survey import (CONVOY, convoy_runs, convoy_size, leg_see
                                        sea_rules, survey)
 from somaliland.errors import UsageError
 from somaliland.rules import RulesConfig
-from test_players_calibration import CountingRoller
+from test_players_calibration import CountingRoller, per_roll_roller  # noqa: F401 (a fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "maps" / "tiny.toml"
@@ -113,8 +113,8 @@ def test_the_survey_reads_the_maps_geometry_not_its_files_text(tmp_path):
     assert map_digest(load(edited)) == map_digest(load(TINY))  # same sea, same survey
 
 
-def test_the_survey_is_cached_by_all_that_changes_it(roller):
-    counting = CountingRoller(roller)
+def test_the_survey_is_cached_by_all_that_changes_it(per_roll_roller):
+    counting = CountingRoller(per_roll_roller)
     first = survey(counting, world(), config(), voyages=3, **AIM)
     rolled = counting.rolls
     assert rolled > 0

@@ -9,7 +9,8 @@ numpy's SIMD dispatch and OpenBLAS's kernels turned down to their baselines (phy
 
 A change that alters what a seed plays must be deliberate: re-run the studies, then pin the new digests (the
 failure message gives them). A pure speed-up leaves them alone. The games are played with the default rules
-and map, as the committed studies are.
+and map, as the committed studies are, in one Bullet world per game (the default) and in a fresh world per roll
+(as the committed studies were played).
 """
 
 import hashlib
@@ -23,7 +24,7 @@ import tempfile
 import numpy as np
 import pytest
 
-from physics import make_roller, portable
+from physics import SimSettings, make_roller, portable
 from somaliland.engine.loop import play_game
 from somaliland.engine.setup import DEFAULT_MAP, GameSetup, seats_from
 from somaliland.machine import describe, fingerprint
@@ -32,25 +33,32 @@ from somaliland.players.hand import ThrowSkill
 from somaliland.rules import RulesConfig
 
 GAMES = [(2, "ev", 1000), (3, "cautious,bold,ev", 1001)]  # (players, strategies, seed)
+WORLDS = ("per_game", "per_roll")  # SimSettings.world: the default, and how the committed studies were played
 
-# machine fingerprint (somaliland.machine.describe) -> game -> (throws, digest of every record line after the
-# header), with the defaults of the game as designed (D15-D17, D19, D20, R19/D13; players that survey the map)
-# on board 3.0. Pinned where they were measured (2026-12-06, an Intel AVX512_SPR machine); board 2.0's digests
-# were the same on the AMD machines of the same glibc and packages, and board 3.0's are pinned there once measured.
-_BOARD_3 = {
-    (2, "ev", 1000): (63, "d6393337ac52bebc"),
-    (3, "cautious,bold,ev", 1001): (144, "193d12e2003e5d71"),
+# machine fingerprint (somaliland.machine.describe) -> (world, game) -> (throws, digest of every record line after
+# the header), with the defaults of the game as designed (D15-D17, D19, D20, R19/D13; players that survey the map)
+# on board 3.0. Pinned where they were measured: per roll on an Intel AVX512_SPR machine and an AMD AVX512_ICL one
+# (2026-12-06, the same digests on both), one world per game on the AMD one (the 2-player game plays as per roll).
+_PER_ROLL = {
+    ("per_roll", (2, "ev", 1000)): (63, "d6393337ac52bebc"),
+    ("per_roll", (3, "cautious,bold,ev", 1001)): (144, "193d12e2003e5d71"),
+}
+_PER_GAME = {
+    ("per_game", (2, "ev", 1000)): (63, "d6393337ac52bebc"),
+    ("per_game", (3, "cautious,bold,ev", 1001)): (144, "ef822ae191a71796"),
 }
 PINNED = {
     "Intel(R) Xeon(R) Processor (x86_64 AVX512_SPR, libm fma, glibc 2.36; python 3.11.7, pybullet 3.2.7, numpy 2.4.6, "
-    "scipy 1.17.1, shapely 2.2.0)": _BOARD_3,
+    "scipy 1.17.1, shapely 2.2.0)": _PER_ROLL,
+    "AMD EPYC (x86_64 AVX512_ICL, libm fma, glibc 2.36; python 3.11.7, pybullet 3.2.7, numpy 2.4.6, scipy 1.17.1, "
+    "shapely 2.2.0)": {**_PER_ROLL, **_PER_GAME},
 }
 
 
-def setup(players: int, strategies: str, seed: int) -> GameSetup:
-    """Return a fixed game's setup: the default rules for that many players."""
+def setup(players: int, strategies: str, seed: int, world: str = "per_game") -> GameSetup:
+    """Return a fixed game's setup: the default rules for that many players, its rolls in that world."""
     seats = seats_from(strategies.split(","), players, ThrowSkill.level(0.6))
-    return GameSetup(seed=seed, seats=seats, rules=RulesConfig(players=players))
+    return GameSetup(seed=seed, seats=seats, rules=RulesConfig(players=players), physics=SimSettings(world=world))
 
 
 def record_digest(events: list[dict]) -> str:
@@ -58,12 +66,12 @@ def record_digest(events: list[dict]) -> str:
     return hashlib.sha256(json.dumps(events[1:], sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def played(game: tuple[int, str, int], roller=None) -> tuple[int, str]:
-    """Return (throws, digest) of a fixed game, played on the given roller or a fresh one."""
-    if roller is None:
-        with make_roller() as fresh:
-            return played(game, fresh)
-    result = play_game(setup(*game), load(DEFAULT_MAP), roller)
+def played(game: tuple[int, str, int], roller=None, world: str = "per_game") -> tuple[int, str]:
+    """Return (throws, digest) of a fixed game in that world, played on the given roller or a fresh one."""
+    if roller is None or roller.settings.world != world:
+        with make_roller(SimSettings(world=world)) as fresh:
+            return played(game, fresh, world)
+    result = play_game(setup(*game, world=world), load(DEFAULT_MAP), roller)
     return result.throws, record_digest(result.events)
 
 
@@ -77,16 +85,17 @@ def played_in_a_fresh_process(game: tuple[int, str, int], env: dict[str, str] | 
     return int(out[0]), out[1]
 
 
+@pytest.mark.parametrize("world", WORLDS)
 @pytest.mark.parametrize("game", GAMES)
-def test_fixed_games_play_as_pinned_on_this_kind_of_machine(roller, game):
+def test_fixed_games_play_as_pinned_on_this_kind_of_machine(roller, game, world):
     here = describe(fingerprint())
-    found = played(game, roller)
-    if here not in PINNED:
-        pytest.skip(f"no digests pinned for this machine, {here}: physics results can differ in the last bits "
-                    f"between machines (pinned: {'; '.join(PINNED)}); here it plays {game} as {found}")
-    assert found == PINNED[here][game], (
-        f"this code plays {game} as {found} on {here}, not as pinned: if that is intended, re-run the studies "
-        f"(experiments/README.md) and pin the new digests")
+    found = played(game, roller, world)
+    if (world, game) not in PINNED.get(here, {}):
+        pytest.skip(f"no digests pinned for {world} on this machine, {here}: physics results can differ in the last "
+                    f"bits between machines (pinned: {'; '.join(PINNED)}); here it plays {game} as {found}")
+    assert found == PINNED[here][(world, game)], (
+        f"this code plays {game} ({world}) as {found} on {here}, not as pinned: if that is intended, re-run the "
+        f"studies (experiments/README.md) and pin the new digests")
 
 
 def test_a_fixed_game_plays_identically_twice_here_and_in_a_fresh_process(roller):

@@ -119,15 +119,18 @@ class _Game:
     # -- a round -----------------------------------------------------------------------------------
     def play(self) -> GameSteps:
         self.roller.new_game(self.board)  # lets the game's rolls share a world if the settings say so
-        self.header()
-        while not game_over(self.state, self.config):
-            yield from self.draft()
-            yield from self.plan()
-            yield from self.turns()
-            scored_state, scored = end_round(self.state, self.world, self.config)
-            self.emit(*scored)  # still labelled with the round they end
-            self.emit(scores(scored_state.sheets))
-            self.state = scored_state
+        try:
+            self.header()
+            while not game_over(self.state, self.config):
+                yield from self.draft()
+                yield from self.plan()
+                yield from self.turns()
+                scored_state, scored = end_round(self.state, self.world, self.config)
+                self.emit(*scored)  # still labelled with the round they end
+                self.emit(scores(scored_state.sheets))
+                self.state = scored_state
+        finally:  # played out or abandoned: the roller's next rolls outside a game each get a fresh world
+            self.roller.new_game(None)
         final = standings(self.state.sheets, self.config, self.rng)
         self.emit(final_table(final, self.state.sheets))
         freeze_warm_objects()

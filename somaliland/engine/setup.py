@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from physics import PhysicsInputError, Roller, SimSettings
-from physics.settings import current_fields
+from physics.settings import recorded_fields
 from somaliland.engine.encode import rules_from_json
 from somaliland.engine.events import Header
 from somaliland.engine.record import RecordError
@@ -98,7 +98,7 @@ def setup_from_header(head: Header, path: str) -> GameSetup:
                       for s in head.seats)
         return GameSetup(seed=head.seed, seats=seats, rules=rules_from_json(head.rules),
                          map_path=Path(head.map["file"]), record_paths=head.record_paths,
-                         physics=SimSettings(**current_fields(head.physics)))
+                         physics=SimSettings(**recorded_fields(head.physics)))
     except PhysicsInputError as error:  # a value no roll can be simulated at, a retired setting among them
         raise RecordError(path, 1, f"the header's physics.{error}") from None
     except (KeyError, TypeError, ValueError, UsageError) as error:  # UsageError: seats not the rules' players

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from physics.settings import BEFORE as PHYSICS_BEFORE
 from physics.settings import current_fields
 from somaliland import __version__
 from somaliland.engine.encode import BEFORE_OPTIONS
@@ -142,9 +143,13 @@ def _check_replayable(setup: GameSetup, path: str) -> None:
 def _comparable(header: Header, recorded: Header) -> Header:
     """Return a header as verify compares it with the record's: without the machine that played (any may replay
     it), without rules options younger than the recorded header (the game played them as the code before), and
-    without retired physics settings at the value rolls are simulated at now (`physics.settings.RETIRED`)."""
+    without retired physics settings at the value rolls are simulated at now (`physics.settings.RETIRED`), and
+    without physics settings younger than the recorded header (`physics.settings.BEFORE`: its rolls were simulated
+    at their earlier value)."""
     rules = {k: v for k, v in header.rules.items() if k in recorded.rules or k not in BEFORE_OPTIONS}
-    return replace(header, rules=rules, physics=current_fields(header.physics), machine=None)
+    physics = {k: v for k, v in current_fields(header.physics).items()
+               if k in recorded.physics or k not in PHYSICS_BEFORE}
+    return replace(header, rules=rules, physics=physics, machine=None)
 
 
 def _at(data: Any, where: str | None) -> Any:
