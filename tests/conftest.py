@@ -12,8 +12,9 @@ _CACHE_ENV = "SOMALILAND_CACHE"
 # The files whose tests play hundreds of games, a search's surveys or a tuning, heaviest first (by their times in a
 # full run, 2026-12-06): begun first, so that `make test`'s workers (pytest-xdist, a file to a worker) end on short
 # files, not one of these with the other worker idle. A file not named here keeps its place after them.
-HEAVY_FIRST = ("test_game_invariants.py", "test_players_search.py", "test_tune.py", "test_results_frozen.py",
-               "test_cli.py", "test_players_strategies.py", "test_env.py", "test_record_events.py")
+HEAVY_FIRST = ("test_physics_validation.py", "test_physics_validation_one_world.py", "test_game_invariants.py",
+               "test_players_search.py", "test_tune.py", "test_results_frozen.py", "test_cli.py",
+               "test_players_strategies.py", "test_env.py", "test_record_events.py")
 
 
 def pytest_configure(config):

@@ -85,6 +85,13 @@ def test_bench_roll_json_reports_every_key():
     for key in ("throws_per_s", "alone_throws_per_s", "naive_throws_per_s", "ratio_vs_naive"):
         assert key in data
     assert data["throws_per_s"] > 0 and data["alone_throws_per_s"] > 0
+    assert data["world"] == "per_game"  # the throws roll as a game's: in one world kept for them
+
+
+def test_bench_roll_in_a_fresh_world_per_throw_says_so():
+    out = run("bench", "roll", "--throws", "4", "--naive-throws", "1", "--world", "per_roll")
+    assert out.returncode == 0, out.stderr
+    assert "throws rolled in a fresh world for each (960 Hz)" in out.stdout
 
 
 def test_bench_game_at_another_step_rate_reports_it():

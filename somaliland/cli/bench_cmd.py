@@ -24,6 +24,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     roll.add_argument("--throws", type=types.positive_int, default=300, help="throws per scene (default 300)")
     roll.add_argument("--naive-throws", type=types.positive_int, default=20,
                       help="throws for the naive script (default 20; it is ~100x slower)")
+    roll.add_argument("--world", choices=CHOICE_FIELDS["world"], default=None,
+                      help="the throws share one Bullet world, as a game's rolls do (per_game, the default), or "
+                           "each builds a fresh one (per_roll)")
     roll.add_argument("--json", action="store_true", help="print one JSON object")
     roll.set_defaults(run=run_roll)
     game = sub.add_parser(
@@ -41,8 +44,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     game.add_argument("--solver-iterations", type=types.positive_int, default=None,
                       help="Bullet solver iterations instead of the default")
     game.add_argument("--world", choices=CHOICE_FIELDS["world"], default=None,
-                      help="one Bullet world per roll (the default) or per game, as a study's [physics] "
-                           "table would set it; per game, games play differently")
+                      help="one Bullet world per game (the default) or a fresh one per roll, as a study's "
+                           "[physics] table would set it; per roll, some games play differently")
     game.add_argument("--json", action="store_true", help="print one JSON object")
     game.set_defaults(run=run_game)
     fid = sub.add_parser(
@@ -75,8 +78,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     study.add_argument("--solver-iterations", type=types.positive_int, default=None,
                        help="Bullet solver iterations instead of the default")
     study.add_argument("--world", choices=CHOICE_FIELDS["world"], default=None,
-                       help="one Bullet world per roll (the default) or per game, as a study's [physics] "
-                            "table would set it; per game, games play differently")
+                       help="one Bullet world per game (the default) or a fresh one per roll, as a study's "
+                            "[physics] table would set it; per roll, some games play differently")
     study.add_argument("--json", action="store_true", help="print one JSON object")
     study.set_defaults(run=run_study_bench)
 
@@ -92,7 +95,9 @@ def run_roll(args: argparse.Namespace) -> int:
     scene = midgame_scene(board, spec)
     alone = midgame_scene(board, spec, resting=0)
     throws = midgame_throws(spec, args.throws)
-    roller = make_roller()
+    settings = SimSettings(**({"world": args.world} if args.world else {}))
+    roller = make_roller(settings)
+    roller.new_game(board)  # the throws roll as a game's do: in one world kept for them (the default) or fresh each
     try:
         measure(roller, scene, throws[:10])  # warm up
         # interleave halves so machine noise hits both scenes alike
@@ -111,11 +116,13 @@ def run_roll(args: argparse.Namespace) -> int:
         "naive_steps_per_throw": naive["steps_per_throw"] if naive else None,
         "ratio_vs_naive": round(mid.throws_per_s / naive["throws_per_s"], 1) if naive else None,
         "ratio_vs_alone": round(mid.throws_per_s / solo.throws_per_s, 3),
-        "throws": mid.throws, "rate_hz": SimSettings().rate_hz,
+        "throws": mid.throws, "rate_hz": settings.rate_hz, "world": settings.world,
     }
     if args.json:
         print(json.dumps(out))
         return 0
+    where = "one world kept for them all, as a game's" if settings.shares_world else "a fresh world for each"
+    print(f"throws rolled in {where} ({settings.rate_hz} Hz)")
     print(f"mid-game scene (24 resting dice): {out['throws_per_s']:8.1f} throws/s  {out['steps_per_throw']:7.1f} steps/throw")
     print(f"one die alone on the empty board: {out['alone_throws_per_s']:8.1f} throws/s  {out['alone_steps_per_throw']:7.1f} steps/throw")
     if naive:
