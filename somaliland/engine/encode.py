@@ -10,12 +10,16 @@ import enum
 from dataclasses import fields, replace
 from typing import Any
 
+import numpy as np
+
 from physics import DiePath, RollResult, Throw
 from somaliland.rules.config import RulesConfig
 from somaliland.rules.fleet import ShipSpec
 from somaliland.rules.planning import Plan
 
 PATH_DECIMALS = 6
+_PATH_SCALE = 10.0 ** PATH_DECIMALS  # exact in binary, so k / _PATH_SCALE is the double nearest k * 1e-6
+_NEAR_TIE = 1e-6  # a scaled value this close to a half-integer is rounded by Python itself (see `rounded`)
 # Rules options younger than the record format, with the behaviour of the code before them: a record whose
 # header lacks one was played that way, so it still verifies (D16, D17, D19, D20, R19/D13; the design levers L1,
 # L2, L4, whose defaults are the rulebook's game the code played before them).
@@ -64,16 +68,35 @@ def _fields(obj: Any) -> Any:
 
 
 def as_recorded(roll: RollResult) -> RollResult:
-    """Return the roll with its paths rounded as a record keeps them (`PATH_DECIMALS`).
+    """Return the roll with its paths rounded as a record keeps them (`PATH_DECIMALS`, by `rounded`).
 
     A game applies the rules to this roll, not the physics layer's own: the rules read paths (D19), and a
     record's fold must find what the game found from the numbers the record holds.
     """
     return replace(roll, paths=tuple(
-        DiePath(p.name, tuple(round(t, PATH_DECIMALS) for t in p.times),
-                tuple(tuple(round(c, PATH_DECIMALS) for c in xyz) for xyz in p.positions),  # type: ignore[misc]
-                tuple(tuple(round(c, PATH_DECIMALS) for c in q) for q in p.orientations))  # type: ignore[misc]
+        DiePath(p.name, tuple(rounded(np.array(p.times)).tolist()),
+                tuple(map(tuple, rounded(np.array(p.positions)).tolist())),  # type: ignore[arg-type]
+                tuple(map(tuple, rounded(np.array(p.orientations)).tolist())))  # type: ignore[arg-type]
         for p in roll.paths))
+
+
+def rounded(values: np.ndarray) -> np.ndarray:
+    """Return every value as `round(value, PATH_DECIMALS)` gives it, bit for bit, in a few numpy passes.
+
+    Python's round takes the integer k nearest the exact value times 10^6 (ties to even) and returns the double
+    nearest k * 10^-6, which is k / 10^6 (an exactly representable divisor, and IEEE division rounds correctly).
+    numpy's `rint(value * 10^6)` finds the same k unless the product's own rounding (under 1e-8 for any path's
+    value, which is at most a few metres, seconds or 1) carries it across a half-integer: the values whose scaled
+    value lies within `_NEAR_TIE` of one, or beyond what a double holds to that precision, are left to Python.
+    """
+    scaled = values * _PATH_SCALE
+    out = np.rint(scaled) / _PATH_SCALE
+    with np.errstate(invalid="ignore"):  # an infinite value's fraction is nan: left to Python as well
+        near = (np.abs(np.abs(scaled - np.floor(scaled)) - 0.5) < _NEAR_TIE) | ~(np.abs(scaled) < 2.0 ** 40)
+    if near.any():
+        where = np.flatnonzero(near)
+        out.flat[where] = [round(float(v), PATH_DECIMALS) for v in values.flat[where]]
+    return out
 
 
 def roll_json(roll: RollResult, with_paths: bool) -> dict[str, Any]:
