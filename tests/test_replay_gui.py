@@ -23,6 +23,25 @@ needs_xvfb = pytest.mark.skipif(
     shutil.which("xvfb-run") is None,
     reason="xvfb-run is not installed (make setup installs it as root: apt-get install xvfb)")
 
+SCREEN = ("-s", "-screen 0 1280x800x24")
+# what a process says when its X server cannot be reached: pybullet prints the first to standard output and exits 1
+X_UNREACHABLE = ("cannot connect to X server", "Xvfb failed to start")
+
+
+def in_xvfb(args: list[str], server: tuple[str, ...] = SCREEN) -> subprocess.CompletedProcess:
+    """Run a command under `xvfb-run -a`, once more if its X server could not be reached (xvfb-run -a picks a
+    display number by the lock files it finds, and a server starting beside another can lose the race for it)."""
+    for attempt in (1, 2):
+        run = subprocess.run(["xvfb-run", "-a", *server, *args], capture_output=True, text=True, timeout=120)
+        if run.returncode == 0 or attempt == 2 or not any(s in run.stdout + run.stderr for s in X_UNREACHABLE):
+            return run
+
+
+def said(run: subprocess.CompletedProcess) -> str:
+    """Return what a failed run said, both streams."""
+    return f"exit {run.returncode}; stdout: {run.stdout[-1000:]!r}; stderr: {run.stderr[-2000:]!r}"
+
+
 SEA_RGB, LAND_RGB = (0x8D, 0xBB, 0xDC), (0xEC, 0xDC, 0xB0)  # somaliland/map/render.py, lit and shaded by the GUI
 PYBULLET_BACKGROUND = (179, 179, 204)  # the lavender PyBullet's window shows where nothing is drawn
 
@@ -37,10 +56,9 @@ def shot(tmp_path_factory):
     folder = tmp_path_factory.mktemp("gui")
     record = record_game(folder / "game.jsonl")
     path = folder / "shot.png"
-    run = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-m", "somaliland.cli.main",
-                          "replay", str(record), "--round", "1", "--screenshot", str(path)],
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr[-2000:]
+    run = in_xvfb([sys.executable, "-m", "somaliland.cli.main", "replay", str(record), "--round", "1",
+                   "--screenshot", str(path)])
+    assert run.returncode == 0, said(run)
     import imageio.v3 as iio
 
     assert "did not draw" not in run.stderr, run.stderr[-2000:]
@@ -214,9 +232,8 @@ print(json.dumps(seen))
 
 @needs_xvfb
 def test_keys_move_through_the_game_and_switch_cameras(tmp_path, story):
-    run = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-c", CAMERAS_SCRIPT,
-                          story.path], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr[-2000:]
+    run = in_xvfb([sys.executable, "-c", CAMERAS_SCRIPT, story.path])
+    assert run.returncode == 0, said(run)
     seen = json.loads(run.stdout.strip().splitlines()[-1])
     overview, port, follow = seen["overview"], seen["port"], seen["follow"]
     assert port[5] == "port" and follow[5] == "follow" and overview[5] == "overview"
@@ -276,8 +293,7 @@ def test_a_window_is_refused_without_a_display_before_pybullet_can_end_the_proce
 @needs_xvfb
 @pytest.mark.parametrize("server, problem", [((), "None"), (("-s", "-extension GLX"), "has no OpenGL")])
 def test_a_display_is_told_usable_only_with_opengl(server, problem):
-    run = subprocess.run(["xvfb-run", "-a", *server, sys.executable, "-c",
-                          "from physics.view import display_problem; print(display_problem())"],
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr[-2000:]
+    run = in_xvfb([sys.executable, "-c", "from physics.view import display_problem; print(display_problem())"],
+                  server)
+    assert run.returncode == 0, said(run)
     assert problem in run.stdout
