@@ -18,7 +18,7 @@ class Roller(Protocol):
     """Anything that turns a scene and a throw into a roll result.
 
     `settings` say how rolls are simulated, including the world policy (`SimSettings.world`): they are part of
-    every cache key built on a roller's rolls. `new_game` is called as a game begins, and with None as it ends; a
+    every cache key built on a roller's rolls. `new_game` is called as a game begins, and with None once it is played out; a
     roller whose settings share a world across a game's rolls starts that world anew (or, with None, rolls each
     roll in a fresh world again), any other roller does nothing.
     """

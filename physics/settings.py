@@ -11,10 +11,10 @@ from physics.errors import PhysicsInputError, check_finite
 
 INTEGER_FIELDS = ("rate_hz", "sample_hz", "settle_samples", "solver_iterations")
 CHOICE_FIELDS = {"world": ("per_roll", "per_game")}  # text fields and their values; the rest are numbers
-# settings that are no more, as older records and study files name them: the one value each is still read at (how
-# every roll is simulated now) and what to say of any other
 # settings younger than some records: the value every roll of a record made before them was simulated at
 BEFORE = {"world": "per_roll"}
+# settings that are no more, as older records and study files name them: the one value each is still read at (how
+# every roll is simulated now) and what to say of any other
 RETIRED = {"fidelity": ("full", 'the fast fidelity (rolls taken from a library) was removed; only "full" physics '
                                 "is simulated, so a game played at another fidelity cannot be re-simulated")}
 

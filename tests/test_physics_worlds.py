@@ -193,8 +193,8 @@ def test_a_record_made_before_the_world_setting_is_re_simulated_a_world_per_roll
 
 
 def test_after_its_game_a_roller_rolls_each_roll_in_a_fresh_world_again():
-    """A game ends its world (`new_game(None)`): a roll outside any game on the same roller is the roll a fresh world
-    gives, whatever the game rolled before it."""
+    """A game played out ends its world (`new_game(None)`): a roll outside any game on the same roller is the roll a
+    fresh world gives, whatever the game rolled before it."""
     scene = midgame_scene(WORLD.board(), CUBE)
     throw = midgame_throws(CUBE, 1, seed=6)[0]
     with make_roller(PER_ROLL) as fresh:
@@ -203,3 +203,33 @@ def test_after_its_game_a_roller_rolls_each_roll_in_a_fresh_world_again():
         play_game(ev_game(23), WORLD, roller)
         assert roller._kept is None
         assert roller.roll(scene, throw) == alone
+
+
+def test_a_game_abandoned_while_the_next_one_plays_leaves_that_ones_world_alone():
+    """An environment reset drops a game mid-way; whenever it is collected, the game playing then keeps its world."""
+    from somaliland.engine.loop import default_factory, game_steps, seat_policy
+
+    def four(seed):
+        return GameSetup(seed=seed, seats=seats_from(["ev"], 4, ThrowSkill.level(0.75)),
+                         rules=RulesConfig(players=4), physics=PER_GAME)
+
+    with make_roller(PER_GAME) as roller:
+        alone = digest(play_game(four(31), WORLD, roller))
+        dropped = game_steps(four(30), WORLD, roller)
+        next(dropped)  # begun: its world made, then left mid-game
+        setup = four(31)
+        policies = [seat_policy(s, roller, default_factory) for s in setup.seats]
+        steps, answer, asked = game_steps(setup, WORLD, roller), None, 0
+        while True:
+            try:
+                request = steps.send(answer)
+            except StopIteration as done:
+                result = done.value
+                break
+            asked += 1
+            if asked == 30:
+                kept = roller._kept
+                dropped.close()  # collected now, in the middle of the other game
+                assert roller._kept is kept is not None  # the playing game's world, still kept
+            answer = request.ask(policies[request.seat])
+    assert asked > 30 and digest(result) == alone

@@ -54,3 +54,14 @@ def test_the_agreement_check_passes_the_same_games_and_fails_games_that_differ(c
 def test_the_agreement_check_names_a_folder_it_cannot_read(tmp_path, capsys):
     assert _agreement_script().main([str(tmp_path), str(RESULTS)]) == 2
     assert f"agreement: {tmp_path}: manifest.json" in capsys.readouterr().err
+
+
+def test_the_agreement_check_refuses_studies_of_other_cells(capsys):
+    economics = RESULTS.parent / "economics"  # cell 0 there is 2 players of ev, not 4
+    assert _agreement_script().main([str(RESULTS), str(economics)]) == 2
+    assert "cell 0: expected the cell of" in capsys.readouterr().err
+
+
+def test_the_agreement_check_counts_games_that_end_alike_on_shared_seeds(capsys):
+    assert _agreement_script().main([str(RESULTS), str(RESULTS)]) == 0
+    assert "1,000 seeds in both, 1,000 of their games end alike" in capsys.readouterr().out

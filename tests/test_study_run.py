@@ -243,3 +243,14 @@ def test_a_worker_that_dies_is_retried_and_a_killer_game_is_recorded(tmp_path):
     errors = read_table(tmp_path / "out2", "errors")
     assert (summary.played, summary.errors) == (2, 2)
     assert set(errors.error) == {"WorkerDied(BrokenExecutor)"} and set(errors.game) == {0, 1}
+
+
+def test_a_game_played_a_fresh_world_per_roll_replays_in_one(tmp_path, capsys):
+    """game-as-designed was played with a fresh Bullet world per roll, the default then; its game 9 of cell 0 plays
+    differently in one world per game, so replay plays it again per roll, says so, and records it so."""
+    results = ROOT / "experiments" / "results" / "game-as-designed"
+    record = tmp_path / "game.jsonl"
+    assert main(["study", "replay", str(results), "--cell", "0", "--game", "9", "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "the replay matches it" in out and 'played with physics world = "per_roll"' in out
+    assert json.loads(record.read_text().splitlines()[0])["physics"]["world"] == "per_roll"

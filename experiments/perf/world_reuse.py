@@ -3,8 +3,8 @@
 Plays the same 4-player games (ev, skill 0.75, seeds 1-6) with either world policy (`SimSettings.world`,
 physics/README.md) and prints CPU seconds per game and a digest of each game's events:
 
-- per_roll: what the simulator does by default (a fresh world for every roll);
-- per_game: one world per game, each roll's dice removed (last in, first out) and the statics kept.
+- per_roll: a fresh world for every roll (the default until one world per game was validated and made it);
+- per_game: one world per game, each roll's dice removed (last in, first out) and the statics kept (the default).
 
 A policy is history-free only if its digests equal per_roll's (each policy repeats its own digests run after
 run: a kept world is deterministic per game, not per roll). Measured 2026-11-24 (docs/performance.md): one world

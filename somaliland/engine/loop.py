@@ -119,18 +119,19 @@ class _Game:
     # -- a round -----------------------------------------------------------------------------------
     def play(self) -> GameSteps:
         self.roller.new_game(self.board)  # lets the game's rolls share a world if the settings say so
-        try:
-            self.header()
-            while not game_over(self.state, self.config):
-                yield from self.draft()
-                yield from self.plan()
-                yield from self.turns()
-                scored_state, scored = end_round(self.state, self.world, self.config)
-                self.emit(*scored)  # still labelled with the round they end
-                self.emit(scores(scored_state.sheets))
-                self.state = scored_state
-        finally:  # played out or abandoned: the roller's next rolls outside a game each get a fresh world
-            self.roller.new_game(None)
+        self.header()
+        while not game_over(self.state, self.config):
+            yield from self.draft()
+            yield from self.plan()
+            yield from self.turns()
+            scored_state, scored = end_round(self.state, self.world, self.config)
+            self.emit(*scored)  # still labelled with the round they end
+            self.emit(scores(scored_state.sheets))
+            self.state = scored_state
+        # played out: the roller's next rolls outside a game each get a fresh world. Not in a `finally`: a game
+        # abandoned (an environment reset) may be collected while the roller's next game plays, whose world this
+        # would end; its world stays until that next game begins a world of its own.
+        self.roller.new_game(None)
         final = standings(self.state.sheets, self.config, self.rng)
         self.emit(final_table(final, self.state.sheets))
         freeze_warm_objects()
