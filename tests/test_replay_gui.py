@@ -29,11 +29,14 @@ X_UNREACHABLE = ("cannot connect to X server", "Xvfb failed to start")
 
 
 def in_xvfb(args: list[str], server: tuple[str, ...] = SCREEN) -> subprocess.CompletedProcess:
-    """Run a command under `xvfb-run -a`, once more if its X server could not be reached (xvfb-run -a picks a
-    display number by the lock files it finds, and a server starting beside another can lose the race for it)."""
+    """Run a command under `xvfb-run -a`, once more if it failed saying its X server could not be reached, or saying
+    nothing at all: PyBullet's window ends the process with status 1 when it cannot open its display, and the
+    replay silences that message (seen twice in full test runs on a loaded 2-core machine, never alone)."""
     for attempt in (1, 2):
         run = subprocess.run(["xvfb-run", "-a", *server, *args], capture_output=True, text=True, timeout=120)
-        if run.returncode == 0 or attempt == 2 or not any(s in run.stdout + run.stderr for s in X_UNREACHABLE):
+        said_nothing = not (run.stdout.strip() or run.stderr.strip())
+        unreachable = said_nothing or any(s in run.stdout + run.stderr for s in X_UNREACHABLE)
+        if run.returncode == 0 or attempt == 2 or not unreachable:
             return run
 
 
@@ -53,16 +56,31 @@ def story(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def shot(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("gui")
-    record = record_game(folder / "game.jsonl")
-    path = folder / "shot.png"
-    run = in_xvfb([sys.executable, "-m", "somaliland.cli.main", "replay", str(record), "--round", "1",
-                   "--screenshot", str(path)])
-    assert run.returncode == 0, said(run)
+    """The GUI's screenshot of round 1's last step, taken once more if a die is missing from it: under load a
+    screenshot has caught a frame with one of nine dice not drawn yet (once in several full test runs)."""
     import imageio.v3 as iio
 
-    assert "did not draw" not in run.stderr, run.stderr[-2000:]
-    return load_story(record), iio.imread(path), json.loads(path.with_suffix(".png.json").read_text())
+    folder = tmp_path_factory.mktemp("gui")
+    record = record_game(folder / "game.jsonl")
+    story = load_story(record)
+    for attempt in (1, 2):
+        path = folder / f"shot{attempt}.png"
+        run = in_xvfb([sys.executable, "-m", "somaliland.cli.main", "replay", str(record), "--round", "1",
+                       "--screenshot", str(path)])
+        assert run.returncode == 0, said(run)
+        assert "did not draw" not in run.stderr, run.stderr[-2000:]
+        taken = story, iio.imread(path), json.loads(path.with_suffix(".png.json").read_text())
+        if all(dice_found(*taken).values()):
+            break
+    return taken
+
+
+def dice_found(story, image, camera) -> dict[str, bool]:
+    """Return, for each die on the board at the screenshot's step, whether its colour shows where it lies."""
+    board = story.steps[camera["step"]].after
+    tops = [(x, y, z + story.die_size / 2) for x, y, z, *_ in board.values()]
+    return {name: near(image, col, row, player_rgb(name.split("-")[0]))
+            for name, (col, row) in zip(board, pixels(camera, tops))}
 
 
 def test_the_screenshot_handshake_tells_its_backdrops_from_an_undrawn_window():
@@ -109,11 +127,8 @@ def test_the_board_is_visible_with_its_sea_and_land(shot):
 @needs_xvfb
 def test_each_die_shows_in_its_colour_where_the_record_left_it(shot):
     story, image, camera = shot
-    board = story.steps[camera["step"]].after
-    tops = [(x, y, z + story.die_size / 2) for x, y, z, *_ in board.values()]
-    found = [near(image, col, row, player_rgb(name.split("-")[0]))
-             for name, (col, row) in zip(board, pixels(camera, tops))]
-    assert len(found) >= 4 and all(found), dict(zip(board, found))
+    found = dice_found(story, image, camera)
+    assert len(found) >= 4 and all(found.values()), found
     away = pixels(camera, [(0.6, 0.2, 0.0)])[0]  # open sea where no die lies
     assert not any(near(image, *away, player_rgb(colour)) for colour in story.colours)
 
