@@ -17,15 +17,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from somaliland.study.agreement import MEASURES as COMPARED
 from somaliland.study.agreement import Agreement, cell_games, compare
 from somaliland.study.errors import StudyError
 from somaliland.study.store import read_table
-
-COUNTS = ("points per player", "throws per game", "net points")  # measures in points or throws; the rest are shares
-
-
-def _is_share(label: str) -> bool:
-    return not any(label.startswith(word) or word in label for word in COUNTS)
+from somaliland.tune.measures import MEASURES
 
 
 def _cell(e, share: bool) -> str:
@@ -40,9 +36,8 @@ def _verdict(row: Agreement) -> str:
     return {True: "agrees", False: "DIFFERS", None: "–"}[row.agrees]
 
 
-def rows_of(row: Agreement) -> list[str]:
-    """Return one table row's cells for a measure."""
-    share = _is_share(row.label)
+def rows_of(row: Agreement, share: bool) -> list[str]:
+    """Return one table row's cells for a measure (a share in percent)."""
     scale = 100 if share else 1
     unit = " pp" if share else ""
     diff = f"{row.difference * scale:+.2f} ± {row.half_width * scale:.2f}{unit}"
@@ -92,8 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         head = ["measure", "A [95%]", "B [95%]", "B − A ± half-width", ""]
         if args.markdown:
             print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
-        for row in rows:
-            cells_ = rows_of(row)
+        for (measure, _, _), row in zip(COMPARED, rows, strict=True):  # `compare` keeps the measures' order
+            cells_ = rows_of(row, MEASURES[measure].share)
             print("| " + " | ".join(cells_) + " |" if args.markdown else _plain(cells_))
             told += row.agrees is not None
             differ += row.agrees is False
