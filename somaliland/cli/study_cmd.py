@@ -135,14 +135,12 @@ def run_report(args: argparse.Namespace) -> int:
     return 0
 
 
-OTHER_WORLD = {"per_game": "per_roll", "per_roll": "per_game"}  # physics.settings.CHOICE_FIELDS["world"], swapped
-
-
 def run_replay(args: argparse.Namespace) -> int:
     """Replay one game of a study: with the study's setup, or, when the stored result differs, in the other kind of
     Bullet world (the results of studies played before one world per game was the default)."""
     from dataclasses import replace
 
+    from physics.settings import CHOICE_FIELDS
     from somaliland.engine.account import account
     from somaliland.engine.loop import play_game
     from somaliland.engine.record import RecordWriter
@@ -162,32 +160,27 @@ def run_replay(args: argparse.Namespace) -> int:
     stored = read_table(args.results, "players")  # a damaged results folder is reported before the game is played
     init_worker(list(sys.path))
     world = load(cell.map_path)
-
-    def replay(game_setup):
-        writer = RecordWriter(args.record) if args.record else None
-        try:
-            return play_game(game_setup, world, None, policy_factory(study.policy_factory), sink=writer)
-        finally:
-            if writer is not None:
-                writer.close()
-
-    def points(result) -> list[float]:
-        return [float(row["points"]) for row in sorted(result.events[-1]["table"], key=lambda r: r["seat"])]
-
-    result = replay(setup)
-    if not stored.empty:
-        stored = stored[(stored.cell == cell.index) & (stored.game == args.game)].sort_values("seat")
-    same = not stored.empty and points(result) == [float(p) for p in stored.points]
-    other = None
-    if not stored.empty and not same:  # played in the other kind of Bullet world? (the default changed once)
-        other = replace(setup, physics=replace(setup.physics, world=OTHER_WORLD[setup.physics.world]))
-        again = replay(other)
-        if points(again) == [float(p) for p in stored.points]:
-            result, same = again, True
-        else:
-            other = None
-            if args.record:
-                replay(setup)  # the record is the one of the study's own setup
+    writer = RecordWriter(args.record) if args.record else None  # an unwritable path is refused before any game
+    try:
+        result = play_game(setup, world, None, policy_factory(study.policy_factory))
+        if not stored.empty:
+            stored = stored[(stored.cell == cell.index) & (stored.game == args.game)].sort_values("seat")
+        wanted = None if stored.empty else [float(p) for p in stored.points]
+        same, other = _final_points(result) == wanted, None
+        if wanted is not None and not same:  # played in the other kind of Bullet world? (the default changed once)
+            other = next(w for w in CHOICE_FIELDS["world"] if w != setup.physics.world)
+            again = play_game(replace(setup, physics=replace(setup.physics, world=other)), world, None,
+                              policy_factory(study.policy_factory))
+            if _final_points(again) == wanted:
+                result, same = again, True
+            else:
+                other = None
+        if writer is not None:  # the record of the game that matches, or of the study's own setup
+            for line in result.events:
+                writer(line)
+    finally:
+        if writer is not None:
+            writer.close()
     print(f"study {study.name}, cell {cell.index} ({cell.label()}), game {args.game}: seed {seed}")
     print("\n".join(account(result.events)))
     if stored.empty:
@@ -195,7 +188,7 @@ def run_replay(args: argparse.Namespace) -> int:
     else:
         print(f"\nstored result: points {list(stored.points)} -> {'the replay matches it' if same else 'DIFFERS'}")
         if other is not None:
-            print(f"played with physics world = \"{other.physics.world}\" (a fresh Bullet world per roll was the "
+            print(f"played with physics world = \"{other}\" (a fresh Bullet world per roll was the "
                   f"default before one world per game), as the stored game was: its record says so")
         if not same:
             print(_version_hint(args.results, cell.index, args.game), file=sys.stderr)
@@ -203,6 +196,11 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.record:
         print(f"Record: {args.record} ({len(result.events)} lines)")
     return 0
+
+
+def _final_points(result) -> list[float]:
+    """Return a played game's final points, seat by seat."""
+    return [float(row["points"]) for row in sorted(result.events[-1]["table"], key=lambda r: r["seat"])]
 
 
 def run_compare(args: argparse.Namespace) -> int:
