@@ -95,7 +95,7 @@ def run_roll(args: argparse.Namespace) -> int:
     scene = midgame_scene(board, spec)
     alone = midgame_scene(board, spec, resting=0)
     throws = midgame_throws(spec, args.throws)
-    settings = SimSettings(**({"world": args.world} if args.world else {}))
+    settings = SimSettings(**_physics_overrides(args))
     roller = make_roller(settings)
     roller.new_game(board)  # the throws roll as a game's do: in one world kept for them (the default) or fresh each
     try:
@@ -243,9 +243,10 @@ def run_fidelity(args: argparse.Namespace) -> int:
 
 
 def _physics_overrides(args: argparse.Namespace) -> dict[str, int | str]:
-    """Return the SimSettings fields `--rate-hz`, `--solver-iterations` and `--world` set (empty: the defaults)."""
-    return {name: value for name, value in (("rate_hz", args.rate_hz), ("solver_iterations", args.solver_iterations),
-                                            ("world", args.world)) if value is not None}
+    """Return the SimSettings fields `--rate-hz`, `--solver-iterations` and `--world` set (empty: the defaults), of
+    those the benchmark takes."""
+    return {name: value for name in ("rate_hz", "solver_iterations", "world")
+            if (value := getattr(args, name, None)) is not None}
 
 
 def _physics_note(settings) -> str:
