@@ -56,8 +56,8 @@ def story(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def shot(tmp_path_factory):
-    """The GUI's screenshot of round 1's last step, taken once more if a die is missing from it: under load a
-    screenshot has caught a frame with one of nine dice not drawn yet (once in several full test runs)."""
+    """The GUI's screenshot of round 1's last step, taken once more if the window said it did not draw in time or a
+    die is missing from it: under load both have happened (each once in several full test runs), never alone."""
     import imageio.v3 as iio
 
     folder = tmp_path_factory.mktemp("gui")
@@ -68,6 +68,8 @@ def shot(tmp_path_factory):
         run = in_xvfb([sys.executable, "-m", "somaliland.cli.main", "replay", str(record), "--round", "1",
                        "--screenshot", str(path)])
         assert run.returncode == 0, said(run)
+        if "did not draw" in run.stderr and attempt == 1:
+            continue
         assert "did not draw" not in run.stderr, run.stderr[-2000:]
         taken = story, iio.imread(path), json.loads(path.with_suffix(".png.json").read_text())
         if all(dice_found(*taken).values()):
